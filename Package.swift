@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// MapFrame: a raster map renderer and tile cache. Targets follow the data path:
+// geometry -> tile store -> render -> CLI.
+import PackageDescription
+
+let package = Package(
+    name: "MapFrame",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "mapframe", targets: ["mapframe"]),
+        .library(name: "MapRender", targets: ["MapRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; the apt providers name the Debian packages.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libpng reports errors with longjmp, which Swift cannot cross, so the codec lives in C.
+        .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+
+        .target(name: "MapGeometry"),
+        .target(name: "StrictJSON"),
+        .target(name: "ImageCodec", dependencies: ["CPNGCodec"]),
+        // The built-in tile source definitions, compiled into the binary from Styles/*.json.
+        .target(
+            name: "BuiltinStyles",
+            path: "Styles",
+            sources: ["BuiltinStyles.swift"],
+            resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")]
+        ),
+        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "BuiltinStyles", "StrictJSON"]),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
+        .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
+        .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
+        .target(name: "Screens", dependencies: ["MapGeometry", "CLibXML2"]),
+        .target(
+            name: "MapFrameCLI",
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"]),
+        .executableTarget(
+            name: "mapframe-bench",
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec"],
+            path: "Benchmarks/mapframe-bench"
+        ),
+
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
+        .testTarget(
+            name: "GoldenTests",
+            dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens"]),
+    ]
+)

@@ -1,0 +1,28 @@
+#ifndef MAPFRAME_PNG_CODEC_H
+#define MAPFRAME_PNG_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Decodes a PNG held in memory into premultiplied 32-bit pixels laid out as Cairo's
+/// CAIRO_FORMAT_ARGB32 (native-endian 0xAARRGGBB, stride = width * 4).
+/// On success returns 0 and sets *pixels (free() it), *width and *height.
+/// On failure returns -1 and writes a message into error (at most error_size bytes).
+int mf_png_decode(const uint8_t *data, size_t length,
+                  uint8_t **pixels, int *width, int *height,
+                  char *error, size_t error_size);
+
+/// Encodes premultiplied ARGB32 pixels as an 8-bit PNG: RGB when `opaque` is non-zero
+/// (alpha is dropped), RGBA otherwise (colours are un-premultiplied).
+/// `zlib_level` is 0-9; `filters` is a mask of libpng's PNG_FILTER_* flags.
+/// On success returns 0 and sets *png (free() it) and *png_length.
+/// On failure returns -1 and writes a message into error.
+int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                  int zlib_level, int filters,
+                  uint8_t **png, size_t *png_length,
+                  char *error, size_t error_size);
+
+/// Whether `data` starts with the eight-byte PNG signature.
+int mf_png_has_signature(const uint8_t *data, size_t length);
+
+#endif

@@ -1,0 +1,190 @@
+// PNG decode and encode on libpng. libpng reports errors by longjmp, which must not cross
+// Swift frames, so every libpng call and its setjmp live in this file.
+#include "png_codec.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void copy_message(char *error, size_t error_size, const char *message) {
+    if (error_size == 0) return;
+    snprintf(error, error_size, "%s", message ? message : "unknown libpng error");
+}
+
+int mf_png_has_signature(const uint8_t *data, size_t length) {
+    return length >= 8 && png_sig_cmp((png_const_bytep)data, 0, 8) == 0;
+}
+
+int mf_png_decode(const uint8_t *data, size_t length,
+                  uint8_t **pixels, int *width, int *height,
+                  char *error, size_t error_size) {
+    *pixels = NULL;
+    if (!mf_png_has_signature(data, length)) {
+        copy_message(error, error_size, "not a PNG (bad signature)");
+        return -1;
+    }
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, data, length)) {
+        copy_message(error, error_size, image.message);
+        png_image_free(&image);
+        return -1;
+    }
+    if (image.width == 0 || image.height == 0 || image.width > 8192 || image.height > 8192) {
+        copy_message(error, error_size, "PNG dimensions outside 1...8192");
+        png_image_free(&image);
+        return -1;
+    }
+    // BGRA bytes are Cairo's ARGB32 on little-endian machines.
+    image.format = PNG_FORMAT_BGRA;
+    size_t stride = (size_t)image.width * 4;
+    uint8_t *buffer = malloc(stride * image.height);
+    if (buffer == NULL) {
+        copy_message(error, error_size, "out of memory");
+        png_image_free(&image);
+        return -1;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, (png_int_32)stride, NULL)) {
+        copy_message(error, error_size, image.message);
+        free(buffer);
+        png_image_free(&image);
+        return -1;
+    }
+    size_t count = (size_t)image.width * image.height;
+    for (size_t i = 0; i < count; i++) {
+        uint8_t *p = buffer + i * 4;
+        unsigned alpha = p[3];
+        if (alpha == 255) continue;
+        p[0] = (uint8_t)((p[0] * alpha + 127) / 255);
+        p[1] = (uint8_t)((p[1] * alpha + 127) / 255);
+        p[2] = (uint8_t)((p[2] * alpha + 127) / 255);
+    }
+    *pixels = buffer;
+    *width = (int)image.width;
+    *height = (int)image.height;
+    return 0;
+}
+
+struct output_buffer {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+    int failed;
+};
+
+static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) {
+    struct output_buffer *out = png_get_io_ptr(png);
+    if (out->length + length > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity : 65536;
+        while (capacity < out->length + length) capacity *= 2;
+        uint8_t *grown = realloc(out->bytes, capacity);
+        if (grown == NULL) {
+            out->failed = 1;
+            png_error(png, "out of memory");
+        }
+        out->bytes = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->bytes + out->length, data, length);
+    out->length += length;
+}
+
+static void flush_nothing(png_structp png) { (void)png; }
+
+struct error_context {
+    jmp_buf jump;
+    char *error;
+    size_t error_size;
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    struct error_context *context = png_get_error_ptr(png);
+    copy_message(context->error, context->error_size, message);
+    longjmp(context->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+// Converts one row of premultiplied native-endian ARGB32 to RGB or straight-alpha RGBA bytes.
+static void convert_row(const uint32_t *source, uint8_t *target, int width, int opaque) {
+    if (opaque) {
+        for (int x = 0; x < width; x++) {
+            uint32_t pixel = source[x];
+            target[0] = (uint8_t)(pixel >> 16);
+            target[1] = (uint8_t)(pixel >> 8);
+            target[2] = (uint8_t)pixel;
+            target += 3;
+        }
+        return;
+    }
+    for (int x = 0; x < width; x++) {
+        uint32_t pixel = source[x];
+        unsigned alpha = pixel >> 24;
+        unsigned red = (pixel >> 16) & 0xff, green = (pixel >> 8) & 0xff, blue = pixel & 0xff;
+        if (alpha != 0 && alpha != 255) {
+            red = (red * 255 + alpha / 2) / alpha;
+            green = (green * 255 + alpha / 2) / alpha;
+            blue = (blue * 255 + alpha / 2) / alpha;
+        }
+        target[0] = (uint8_t)(red > 255 ? 255 : red);
+        target[1] = (uint8_t)(green > 255 ? 255 : green);
+        target[2] = (uint8_t)(blue > 255 ? 255 : blue);
+        target[3] = (uint8_t)alpha;
+        target += 4;
+    }
+}
+
+int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                  int zlib_level, int filters,
+                  uint8_t **png_out, size_t *png_length,
+                  char *error, size_t error_size) {
+    *png_out = NULL;
+    *png_length = 0;
+    struct error_context context;
+    context.error = error;
+    context.error_size = error_size;
+    struct output_buffer out = {NULL, 0, 0, 0};
+    int channels = opaque ? 3 : 4;
+    uint8_t *row = malloc((size_t)width * channels);
+    if (row == NULL) {
+        copy_message(error, error_size, "out of memory");
+        return -1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        copy_message(error, error_size, "could not create the PNG writer");
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return -1;
+    }
+    if (setjmp(context.jump)) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        free(out.bytes);
+        return -1;
+    }
+    png_set_write_fn(png, &out, write_to_buffer, flush_nothing);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, zlib_level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(png, info);
+    for (int y = 0; y < height; y++) {
+        convert_row((const uint32_t *)(pixels + (size_t)y * stride), row, width, opaque);
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    *png_out = out.bytes;
+    *png_length = out.length;
+    return 0;
+}

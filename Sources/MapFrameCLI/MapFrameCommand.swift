@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import MapRender
+import StrictJSON
+import TileStore
+
+/// The `mapframe` command line.
+public struct MapFrameCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "mapframe",
+        abstract: "Renders CycleStreets-style map frames to PNG and checks them against golden images.",
+        subcommands: [SnapshotCommand.self, FixturesCommand.self, GoldensCommand.self]
+    )
+
+    public init() {}
+
+    /// Runs the command line and returns the process exit status:
+    /// 0 on success, 2 on invalid input, 1 on any other failure.
+    public static func main(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as InputError {
+            printError(error.description)
+            return 2
+        } catch let error as SceneError {
+            printError(error.description)
+            return 2
+        } catch let error as CacheError {
+            printError(error.description)
+            switch error {
+            case .missingFile, .notMBTiles: return 2
+            case .sqlite: return 1
+            }
+        } catch let error as CommandFailure {
+            printError(error.description)
+            return 1
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if status == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if !message.isEmpty { printError(message) }
+            // Usage mistakes are invalid input; anything else is a failure.
+            return status == .validationFailure ? 2 : status.rawValue
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data(("mapframe: " + message + "\n").utf8))
+    }
+}
+
+/// Input the user must fix: exit status 2.
+struct InputError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A failure that is not the input's fault: exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+}

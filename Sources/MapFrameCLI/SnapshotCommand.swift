@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MapRender
+import TileStore
+
+/// `mapframe snapshot`: renders scene files to PNG frames.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Render scene files to PNG frames.",
+        discussion: "Each frame's tile report goes to standard error, one line per frame."
+    )
+
+    @Argument(help: ArgumentHelp("Scene files (JSON, see the README).", valueName: "scene.json"))
+    var scenes: [String]
+
+    @Option(name: .long, help: ArgumentHelp("The PNG to write, for a single scene.", valueName: "out.png"))
+    var output: String?
+
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each frame as <dir>/<scene name>.png.", valueName: "dir"))
+    var outputDirectory: String?
+
+    @OptionGroup var cacheOptions: CacheOptions
+
+    @Option(help: ArgumentHelp("Render at this pixel density (1 or 2), overriding the scenes.", valueName: "1|2"))
+    var scale: Int?
+
+    func validate() throws {
+        guard !scenes.isEmpty else { throw ValidationError("give at least one scene file") }
+        switch (output, outputDirectory) {
+        case (nil, nil): throw ValidationError("give --output FILE or --out-dir DIR")
+        case (.some, .some): throw ValidationError("--output and --out-dir are alternatives; give one of them")
+        case (.some, nil) where scenes.count > 1:
+            throw ValidationError("--output takes one scene; use --out-dir for \(scenes.count) scenes")
+        default: break
+        }
+        if let scale, scale != 1, scale != 2 {
+            throw ValidationError("--scale: \(scale) is not allowed; expected 1 or 2")
+        }
+    }
+
+    func run() throws {
+        let session = SnapshotSession(catalog: .builtin, cacheLocation: cacheOptions.location)
+        // Every scene is checked before any frame is written, so a bad file costs nothing.
+        let parsed = try scenes.map { path throws -> (URL, Scene) in
+            let url = URL(fileURLWithPath: path)
+            var scene = try SceneFile.load(url, catalog: session.catalog)
+            if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
+            return (url, scene)
+        }
+        if let outputDirectory {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        }
+        for (url, scene) in parsed {
+            let frame = try session.render(scene)
+            let destination = output.map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
+            do {
+                try frame.canvas.pngData(opaque: true).write(to: destination, options: .atomic)
+            } catch {
+                throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
+            }
+            FileHandle.standardError.write(Data((FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame) + "\n").utf8))
+        }
+    }
+}
+
+/// The one-line account of a frame's tiles that `snapshot` prints to standard error.
+enum FrameReport {
+    static func line(scene: String, output: String, frame: RenderedFrame) -> String {
+        var line = "\(scene) -> \(output): \(frame.tileCount) tiles, \(frame.missingTiles.count) missing"
+        if !frame.missingTiles.isEmpty {
+            let shown = frame.missingTiles.prefix(8).map(\.description).joined(separator: ", ")
+            line += " (drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : ""))"
+        }
+        return line
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A point in Web Mercator pixel space: x grows east, y grows south.
+public struct PixelPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// An axis-aligned rectangle in pixels.
+public struct PixelRect: Hashable, Sendable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+    public var center: PixelPoint { PixelPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
+
+    public func union(_ other: PixelRect) -> PixelRect {
+        PixelRect(
+            minX: min(minX, other.minX), minY: min(minY, other.minY),
+            maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY)
+        )
+    }
+
+    public func intersects(_ other: PixelRect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+}
+
+/// Spherical Web Mercator (EPSG:3857) on 256-pixel tiles.
+public enum WebMercator {
+    /// The side of one tile in pixels.
+    public static let tileSize = 256.0
+    /// The latitude at which the projection becomes square.
+    public static let maxLatitude = 85.05112878
+    /// Ground metres per pixel at the equator at zoom 0 on 256-pixel tiles.
+    public static let equatorMetresPerPixelAtZoom0 = 156_543.03392
+
+    /// The world's side in pixels at a (possibly fractional) zoom.
+    public static func worldSize(zoom: Double) -> Double {
+        tileSize * pow(2, zoom)
+    }
+
+    /// Projects a coordinate to world pixels at `zoom`. Latitudes beyond the projection's limit are clamped.
+    public static func project(_ coordinate: Coordinate, zoom: Double) -> PixelPoint {
+        let size = worldSize(zoom: zoom)
+        let lat = min(max(coordinate.latitude, -maxLatitude), maxLatitude) * .pi / 180
+        let x = (coordinate.longitude + 180) / 360 * size
+        let y = (1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * size
+        return PixelPoint(x: x, y: y)
+    }
+
+    /// The coordinate at world pixel `point` at `zoom`.
+    public static func unproject(_ point: PixelPoint, zoom: Double) -> Coordinate {
+        let size = worldSize(zoom: zoom)
+        let longitude = point.x / size * 360 - 180
+        let n = Double.pi * (1 - 2 * point.y / size)
+        let latitude = atan(sinh(n)) * 180 / .pi
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Ground metres covered by one pixel at `latitude` and `zoom` (256-pixel tiles).
+    public static func metresPerPixel(latitude: Double, zoom: Double) -> Double {
+        equatorMetresPerPixelAtZoom0 * cos(latitude * .pi / 180) / pow(2, zoom)
+    }
+}

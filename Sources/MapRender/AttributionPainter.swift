@@ -1,0 +1,82 @@
+import MapGeometry
+
+/// Draws the attribution box in the frame's bottom-right corner.
+public struct AttributionPainter: OverlayPainter {
+    public var text: String
+    public var style: AttributionStyle
+
+    public init(text: String, style: AttributionStyle = .map) {
+        self.text = text
+        self.style = style
+    }
+
+    /// The box in device pixels and each line's baseline origin, for drawing and for tests.
+    public struct Layout {
+        public var box: PixelRect
+        public var lines: [(text: String, x: Double, baseline: Double)]
+        /// The union of the text's ink, in device pixels.
+        public var inkBounds: PixelRect?
+    }
+
+    public func layout(on canvas: Canvas, frame: FrameGeometry) -> Layout {
+        let scale = frame.scale
+        let padding = style.padding * scale
+        canvas.setFont(size: style.fontSize * scale)
+        let maxTextWidth = Double(frame.viewport.pixelWidth) - 2 * padding
+        let lines = AttributionPainter.wrap(text, maxLines: style.maxLines) { canvas.textWidth($0) <= maxTextWidth }
+        let metrics = canvas.fontMetrics
+        let lineHeight = (metrics.ascent + metrics.descent).rounded(.up)
+        let textWidth = lines.map { canvas.textWidth($0) }.max() ?? 0
+        let boxWidth = (textWidth + 2 * padding).rounded(.up)
+        let boxHeight = Double(lines.count) * lineHeight + 2 * padding
+        let box = PixelRect(
+            minX: Double(frame.viewport.pixelWidth) - boxWidth, minY: Double(frame.viewport.pixelHeight) - boxHeight,
+            maxX: Double(frame.viewport.pixelWidth), maxY: Double(frame.viewport.pixelHeight)
+        )
+        var placed: [(text: String, x: Double, baseline: Double)] = []
+        var ink: PixelRect?
+        for (index, line) in lines.enumerated() {
+            let x = box.minX + padding
+            let baseline = box.minY + padding + Double(index) * lineHeight + metrics.ascent
+            placed.append((line, x, baseline))
+            let bounds = canvas.textInkBounds(line)
+            let lineInk = PixelRect(minX: x + bounds.minX, minY: baseline + bounds.minY, maxX: x + bounds.maxX, maxY: baseline + bounds.maxY)
+            ink = ink.map { $0.union(lineInk) } ?? lineInk
+        }
+        return Layout(box: box, lines: placed, inkBounds: ink)
+    }
+
+    public func draw(in context: DrawingContext) {
+        guard !text.isEmpty else { return }
+        let layout = layout(on: context.canvas, frame: context.frame)
+        context.canvas.fill(layout.box, with: style.background)
+        for line in layout.lines {
+            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: style.text)
+        }
+    }
+
+    /// Splits on "\n", then wraps each paragraph at spaces so that every line `fits`; keeps at
+    /// most `maxLines`, ending a cut text with "…".
+    static func wrap(_ text: String, maxLines: Int, fits: (String) -> Bool) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var current = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if fits(candidate) || current.isEmpty {
+                    current = candidate
+                } else {
+                    lines.append(current)
+                    current = String(word)
+                }
+            }
+            lines.append(current)
+        }
+        guard lines.count > maxLines else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        var last = kept[maxLines - 1] + "…"
+        while !fits(last), last.count > 1 { last = String(last.dropLast(2)) + "…" }
+        kept[maxLines - 1] = last
+        return kept
+    }
+}

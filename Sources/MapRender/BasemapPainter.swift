@@ -1,0 +1,50 @@
+import MapGeometry
+import TileStore
+
+/// Anything that can hand out decoded tiles: the tile store, or a test's stand-in.
+public protocol TileProviding {
+    func tile(_ id: TileID) -> TileLookup
+}
+
+extension TileStore: TileProviding {}
+
+/// Draws the map tiles. Where a tile is missing the frame shows plain grey
+/// (`PlaceholderTilePainter`), and the tile is reported.
+public final class BasemapPainter: OverlayPainter {
+    private let tiles: TileProviding
+    private let zoomRange: ZoomRange
+    /// The tiles that could not be drawn, filled in by `draw`.
+    public private(set) var missingTiles: [MissingTile] = []
+    /// How many tiles the frame needed.
+    public private(set) var tileCount = 0
+
+    public init(tiles: TileProviding, zoomRange: ZoomRange) {
+        self.tiles = tiles
+        self.zoomRange = zoomRange
+    }
+
+    public func draw(in context: DrawingContext) {
+        // Rows beyond the poles have no tiles; the placeholder covers them and any missing tile.
+        PlaceholderTilePainter().draw(in: context)
+        let placements = context.frame.tilePlacements(in: zoomRange)
+        tileCount = placements.count
+        missingTiles = []
+        for placement in placements {
+            switch tiles.tile(placement.tile) {
+            case .image(let image):
+                context.canvas.draw(image, in: placement.rect)
+            case .missing(let missing):
+                missingTiles.append(missing)
+            }
+        }
+    }
+}
+
+/// Fills the frame with the grey the app showed where no tile was available.
+public struct PlaceholderTilePainter: OverlayPainter {
+    public init() {}
+
+    public func draw(in context: DrawingContext) {
+        context.canvas.clear(to: .missingTileGrey)
+    }
+}

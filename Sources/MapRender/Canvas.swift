@@ -1,0 +1,271 @@
+import CCairo
+import Foundation
+import ImageCodec
+import MapGeometry
+
+/// A thin wrapper over one Cairo image surface and its drawing context.
+/// All Cairo calls in MapFrame go through this type. Coordinates are device pixels.
+public final class Canvas {
+    public enum LineCap { case butt, round }
+    public enum LineJoin { case miter, round }
+
+    public let width: Int
+    public let height: Int
+    let surface: OpaquePointer
+    let context: OpaquePointer
+
+    /// A transparent canvas of `width` x `height` pixels.
+    public convenience init(width: Int, height: Int) {
+        self.init(surface: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
+    }
+
+    /// An alpha-only canvas, used for shadows.
+    static func alphaMask(width: Int, height: Int) -> Canvas {
+        Canvas(surface: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
+    }
+
+    private init(surface: OpaquePointer) {
+        self.surface = surface
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+        context = cairo_create(surface)
+        let options = cairo_font_options_create()
+        // Unhinted outlines keep text the same shape at every scale and on every machine.
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    // MARK: - State
+
+    /// Runs `body` and restores the transform, clip and source afterwards.
+    public func withSavedState(_ body: () -> Void) {
+        cairo_save(context)
+        body()
+        cairo_restore(context)
+    }
+
+    public func translate(x: Double, y: Double) { cairo_translate(context, x, y) }
+    public func scale(by factor: Double) { cairo_scale(context, factor, factor) }
+
+    /// Applies the affine map (x, y) -> (xx*x + xy*y + x0, yx*x + yy*y + y0).
+    public func transform(xx: Double, yx: Double, xy: Double, yy: Double, x0: Double = 0, y0: Double = 0) {
+        var matrix = cairo_matrix_t(xx: xx, yx: yx, xy: xy, yy: yy, x0: x0, y0: y0)
+        cairo_transform(context, &matrix)
+    }
+
+    // MARK: - Filling areas
+
+    /// Replaces every pixel with `colour`.
+    public func clear(to colour: Colour) {
+        cairo_save(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+        setColour(colour)
+        cairo_paint(context)
+        cairo_restore(context)
+    }
+
+    public func fill(_ rect: PixelRect, with colour: Colour) {
+        cairo_rectangle(context, rect.minX, rect.minY, rect.width, rect.height)
+        setColour(colour)
+        cairo_fill(context)
+    }
+
+    /// Draws a decoded image into `rect`, scaling it when the sizes differ.
+    /// Pixel-aligned, unscaled images are copied without filtering.
+    public func draw(_ image: RasterImage, in rect: PixelRect) {
+        let source = cairo_image_surface_create_for_data(
+            image.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+            Int32(image.width), Int32(image.height), Int32(image.stride)
+        )
+        defer { cairo_surface_destroy(source) }
+        let scaleX = rect.width / Double(image.width), scaleY = rect.height / Double(image.height)
+        cairo_save(context)
+        cairo_rectangle(context, rect.minX, rect.minY, rect.width, rect.height)
+        cairo_clip(context)
+        cairo_translate(context, rect.minX, rect.minY)
+        cairo_scale(context, scaleX, scaleY)
+        cairo_set_source_surface(context, source, 0, 0)
+        let exact = scaleX == 1 && scaleY == 1 && rect.minX.rounded() == rect.minX && rect.minY.rounded() == rect.minY
+        cairo_pattern_set_filter(cairo_get_source(context), exact ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+        cairo_pattern_set_extend(cairo_get_source(context), CAIRO_EXTEND_PAD)
+        cairo_paint(context)
+        cairo_restore(context)
+    }
+
+    /// Draws another canvas with its top-left corner at (x, y).
+    public func draw(_ other: Canvas, atX x: Double, y: Double) {
+        cairo_surface_flush(other.surface)
+        cairo_set_source_surface(context, other.surface, x, y)
+        cairo_paint(context)
+    }
+
+    /// Paints `colour` through an alpha-only canvas placed with its top-left corner at (x, y).
+    func fill(with colour: Colour, maskedBy mask: Canvas, atX x: Double, y: Double) {
+        cairo_surface_flush(mask.surface)
+        setColour(colour)
+        cairo_mask_surface(context, mask.surface, x, y)
+    }
+
+    // MARK: - Paths
+
+    public func moveTo(_ x: Double, _ y: Double) { cairo_move_to(context, x, y) }
+    public func lineTo(_ x: Double, _ y: Double) { cairo_line_to(context, x, y) }
+
+    public func curveTo(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x: Double, _ y: Double) {
+        cairo_curve_to(context, x1, y1, x2, y2, x, y)
+    }
+
+    /// Adds a clockwise (on screen) arc; angles in radians from the +x axis.
+    public func arc(centerX: Double, centerY: Double, radius: Double, from start: Double, to end: Double) {
+        cairo_arc(context, centerX, centerY, radius, start, end)
+    }
+
+    public func addRoundedRect(_ rect: PixelRect, radius: Double) {
+        let r = min(radius, rect.width / 2, rect.height / 2)
+        cairo_new_sub_path(context)
+        cairo_arc(context, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+        cairo_arc(context, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+        cairo_arc(context, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(context, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(context)
+    }
+
+    public func addCircle(centerX: Double, centerY: Double, radius: Double) {
+        cairo_new_sub_path(context)
+        cairo_arc(context, centerX, centerY, radius, 0, 2 * Double.pi)
+        cairo_close_path(context)
+    }
+
+    public func closePath() { cairo_close_path(context) }
+
+    /// Fills the current path and clears it.
+    public func fillPath(with colour: Colour) {
+        setColour(colour)
+        cairo_fill(context)
+    }
+
+    /// Fills the current path and keeps it for a stroke.
+    public func fillPathPreserving(with colour: Colour) {
+        setColour(colour)
+        cairo_fill_preserve(context)
+    }
+
+    /// Strokes the current path and clears it.
+    public func strokePath(with colour: Colour, width: Double, cap: LineCap = .butt, join: LineJoin = .miter) {
+        setColour(colour)
+        cairo_set_line_width(context, width)
+        cairo_set_line_cap(context, cap == .butt ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(context, join == .miter ? CAIRO_LINE_JOIN_MITER : CAIRO_LINE_JOIN_ROUND)
+        cairo_stroke(context)
+    }
+
+    // MARK: - Text
+
+    /// Sets the font for later text calls: DejaVu Sans, found through fontconfig.
+    public func setFont(size: Double, bold: Bool = false) {
+        cairo_select_font_face(context, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+    }
+
+    /// The advance width of `text` in the current font.
+    public func textWidth(_ text: String) -> Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        return extents.x_advance
+    }
+
+    /// The ink box of `text` relative to its origin, in the current font.
+    public func textInkBounds(_ text: String) -> PixelRect {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        return PixelRect(
+            minX: extents.x_bearing, minY: extents.y_bearing,
+            maxX: extents.x_bearing + extents.width, maxY: extents.y_bearing + extents.height
+        )
+    }
+
+    /// The current font's ascent and descent.
+    public var fontMetrics: (ascent: Double, descent: Double) {
+        var extents = cairo_font_extents_t()
+        cairo_font_extents(context, &extents)
+        return (extents.ascent, extents.descent)
+    }
+
+    /// Draws `text` with its baseline origin at (x, y).
+    public func drawText(_ text: String, x: Double, y: Double, colour: Colour) {
+        setColour(colour)
+        cairo_move_to(context, x, y)
+        cairo_show_text(context, text)
+        cairo_new_path(context)
+    }
+
+    // MARK: - Output
+
+    /// A copy of the pixels.
+    public func image() -> RasterImage {
+        cairo_surface_flush(surface)
+        return RasterImage(
+            copying: cairo_image_surface_get_data(surface), width: width, height: height,
+            stride: Int(cairo_image_surface_get_stride(surface))
+        )
+    }
+
+    /// The canvas as PNG bytes; RGB when `opaque`, which drops the alpha channel.
+    public func pngData(opaque: Bool, options: PNGEncodingOptions = .fast) throws(ImageCodecError) -> Data {
+        cairo_surface_flush(surface)
+        return try PNGCodec.encode(
+            pixels: cairo_image_surface_get_data(surface), width: width, height: height,
+            stride: Int(cairo_image_surface_get_stride(surface)), opaque: opaque, options: options
+        )
+    }
+
+    /// Blurs an alpha-only canvas in place with three box-blur passes (close to a Gaussian).
+    func blurAlpha(radius: Int) {
+        guard radius > 0 else { return }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        BoxBlur.blur(data, width: width, height: height, stride: stride, radius: radius, passes: 3)
+        cairo_surface_mark_dirty(surface)
+    }
+
+    private func setColour(_ colour: Colour) {
+        cairo_set_source_rgba(context, colour.red, colour.green, colour.blue, colour.alpha)
+    }
+}
+
+/// A separable box blur over 8-bit alpha values.
+enum BoxBlur {
+    static func blur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius: Int, passes: Int) {
+        var line = [Int](repeating: 0, count: max(width, height))
+        for _ in 0..<passes {
+            for y in 0..<height {
+                blurLine(data + y * stride, count: width, step: 1, radius: radius, scratch: &line)
+            }
+            for x in 0..<width {
+                blurLine(data + x, count: height, step: stride, radius: radius, scratch: &line)
+            }
+        }
+    }
+
+    private static func blurLine(_ start: UnsafeMutablePointer<UInt8>, count: Int, step: Int, radius: Int, scratch: inout [Int]) {
+        for i in 0..<count { scratch[i] = Int(start[i * step]) }
+        let window = 2 * radius + 1
+        var sum = 0
+        for i in -radius...radius where i >= 0 && i < count { sum += scratch[i] }
+        for i in 0..<count {
+            start[i * step] = UInt8((sum + window / 2) / window)
+            let leaving = i - radius, entering = i + radius + 1
+            if leaving >= 0 { sum -= scratch[leaving] }
+            if entering < count { sum += scratch[entering] }
+        }
+    }
+}

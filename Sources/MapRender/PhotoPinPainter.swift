@@ -1,0 +1,77 @@
+import MapGeometry
+
+/// Draws a Photomap pin with its pointer's tip on the photo's location. (The app anchored the
+/// image centre instead, a known inaccuracy that MapFrame does not copy.)
+public struct PhotoPinPainter: OverlayPainter {
+    public var coordinate: Coordinate
+    public var style: PhotoPinStyle
+
+    public init(coordinate: Coordinate, style: PhotoPinStyle = .cycleStreets) {
+        self.coordinate = coordinate
+        self.style = style
+    }
+
+    public var fitItems: [FitItem] {
+        [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: PhotoPinStyle.extent)]
+    }
+
+    public func draw(in context: DrawingContext) {
+        let scale = context.frame.scale
+        let sprite = context.sprites.sprite("photo pin \(style.fill) \(scale)") {
+            PhotoPinSprite.render(style, scale: scale)
+        }
+        context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
+    }
+}
+
+/// The pin's vector drawing, in logical pixels with the pointer's tip at (0, 0).
+enum PhotoPinSprite {
+    static let box = PixelRect(minX: -15, minY: -36, maxX: 15, maxY: -8)
+    static let cornerRadius = 5.0
+    static let pointerHalfWidth = 6.0
+    static let shadowOffset = PixelPoint(x: 2, y: 1)
+
+    static func render(_ style: PhotoPinStyle, scale: Double) -> SpriteCache.Sprite {
+        let extent = PhotoPinStyle.extent
+        let width = Int(((extent.left + extent.right) * scale).rounded(.up))
+        let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
+        let anchorX = extent.left * scale, anchorY = extent.top * scale
+
+        let shadow = Canvas.alphaMask(width: width, height: height)
+        shadow.translate(x: anchorX, y: anchorY)
+        shadow.scale(by: scale)
+        shadow.translate(x: shadowOffset.x, y: shadowOffset.y)
+        addOutline(to: shadow)
+        shadow.fillPath(with: .black)
+        shadow.blurAlpha(radius: 1)
+
+        let sprite = Canvas(width: width, height: height)
+        sprite.fill(with: style.shadow, maskedBy: shadow, atX: 0, y: 0)
+        sprite.translate(x: anchorX, y: anchorY)
+        sprite.scale(by: scale)
+        addOutline(to: sprite)
+        sprite.fillPath(with: style.fill)
+        drawCamera(on: sprite, colour: style.glyph, lens: style.fill)
+        return SpriteCache.Sprite(canvas: sprite, anchorX: anchorX, anchorY: anchorY)
+    }
+
+    private static func addOutline(to canvas: Canvas) {
+        canvas.addRoundedRect(box, radius: cornerRadius)
+        canvas.moveTo(-pointerHalfWidth, box.maxY - 0.5)
+        canvas.lineTo(0, 0)
+        canvas.lineTo(pointerHalfWidth, box.maxY - 0.5)
+        canvas.closePath()
+    }
+
+    /// A camera body with a viewfinder bump and a lens, centred in the box.
+    private static func drawCamera(on canvas: Canvas, colour: Colour, lens: Colour) {
+        let center = box.center
+        canvas.addRoundedRect(PixelRect(minX: center.x - 9, minY: center.y - 5, maxX: center.x + 9, maxY: center.y + 7), radius: 2)
+        canvas.addRoundedRect(PixelRect(minX: center.x - 4, minY: center.y - 8, maxX: center.x + 3, maxY: center.y - 4), radius: 1)
+        canvas.fillPath(with: colour)
+        canvas.addCircle(centerX: center.x, centerY: center.y + 1, radius: 4)
+        canvas.fillPath(with: lens)
+        canvas.addCircle(centerX: center.x, centerY: center.y + 1, radius: 2)
+        canvas.fillPath(with: colour)
+    }
+}

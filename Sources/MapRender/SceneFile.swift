@@ -1,0 +1,188 @@
+import Foundation
+import MapGeometry
+import StrictJSON
+import TileStore
+
+/// A scene file that cannot be used, with the file's name and the offending field.
+public struct SceneError: Error, CustomStringConvertible, Sendable {
+    public let file: String
+    public let problem: JSONFieldError
+
+    public var description: String {
+        problem.path.isEmpty ? problem.description : "\(file): \(problem.description)"
+    }
+}
+
+/// Reads scene files (the public JSON contract documented in the README). Every field is
+/// checked; unknown fields are errors, so a typo never silently changes a frame.
+public enum SceneFile {
+    /// The most route points a scene may carry.
+    public static let maxRoutePoints = 100_000
+    /// The most photos a scene may carry.
+    public static let maxPhotos = 10_000
+    public static let latitudeRange = -85.0511...85.0511
+    public static let longitudeRange = -180.0...180.0
+
+    static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution"]
+
+    /// Parses a scene, checking its style and zoom against `catalog`.
+    public static func parse(_ data: Data, name: String, catalog: StyleCatalog) throws(SceneError) -> Scene {
+        do {
+            return try parseFields(JSONValue.parse(data, documentName: name), catalog: catalog)
+        } catch {
+            throw SceneError(file: name, problem: error)
+        }
+    }
+
+    /// Reads and parses a scene file.
+    public static func load(_ url: URL, catalog: StyleCatalog) throws(SceneError) -> Scene {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: "cannot be read (\(error.localizedDescription))"))
+        }
+        return try parse(data, name: url.lastPathComponent, catalog: catalog)
+    }
+
+    /// The scene at another scale, as `--scale` asks; the frame must still fit the size limit.
+    public static func scene(_ scene: Scene, name: String, atScale scale: Int) throws(SceneError) -> Scene {
+        var scaled = scene
+        scaled.viewport.scale = scale
+        let side = max(scaled.viewport.pixelWidth, scaled.viewport.pixelHeight)
+        guard side <= Viewport.maxDevicePixels else {
+            throw SceneError(file: name, problem: JSONFieldError(
+                path: "size", message: "\(scene.viewport.width)x\(scene.viewport.height) at scale \(scale) is \(side) px a side; allowed at most \(Viewport.maxDevicePixels)"
+            ))
+        }
+        return scaled
+    }
+
+    private static func parseFields(_ json: JSONValue, catalog: StyleCatalog) throws(JSONFieldError) -> Scene {
+        let root = try JSONObjectReader(json, path: "")
+        try root.rejectUnknownFields(allowed: topLevelFields)
+
+        let styleName = try root.string("style") ?? "osm"
+        guard let source = catalog[styleName] else {
+            throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
+        }
+        let viewport = try parseViewport(root)
+        let start = try root.object("start").map { reader throws(JSONFieldError) in try point(reader) }
+        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try point(reader) }
+        let route = try parseRoute(root)
+        let photos = try parsePhotos(root)
+        let location = try parseLocation(root)
+        let camera = try parseCamera(root.requiredObject("camera"), source: source, viewport: viewport)
+        if case .fitAll = camera, start == nil, finish == nil, route.isEmpty, photos.isEmpty, location == nil {
+            throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
+        }
+        return Scene(
+            viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
+            photos: photos, location: location, attribution: try parseAttribution(root)
+        )
+    }
+
+    private static func parseViewport(_ root: JSONObjectReader) throws(JSONFieldError) -> Viewport {
+        let scale = try root.integer("scale", in: 1...2) ?? 1
+        guard let size = try root.object("size") else { return Viewport(width: 320, height: 480, scale: scale) }
+        try size.rejectUnknownFields(allowed: ["width", "height"])
+        let limit = Viewport.maxDevicePixels / scale
+        let width = try size.requiredInteger("width", in: 1...limit)
+        let height = try size.requiredInteger("height", in: 1...limit)
+        return Viewport(width: width, height: height, scale: scale)
+    }
+
+    private static func parseCamera(_ camera: JSONObjectReader, source: TileSource, viewport: Viewport) throws(JSONFieldError) -> Scene.CameraSpec {
+        if camera.has("fit") {
+            try camera.rejectUnknownFields(allowed: ["fit", "padding"])
+            let fit = try camera.requiredString("fit")
+            guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
+            let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
+            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? 24
+            return .fitAll(padding: padding)
+        }
+        try camera.rejectUnknownFields(allowed: ["center", "zoom", "fit", "padding"])
+        let center = try point(camera.requiredObject("center"))
+        let zoomRange = source.zoomRange
+        guard let zoomValue = camera.fields["zoom"] else {
+            throw JSONFieldError(path: camera.path(of: "zoom"), value: nil, allowed: "a number in the \(source.name) style's range \(zoomRange)")
+        }
+        guard case .number(let zoom) = zoomValue else {
+            throw JSONFieldError(path: camera.path(of: "zoom"), value: zoomValue, allowed: "a number in \(zoomRange)")
+        }
+        guard zoomRange.contains(zoom) else {
+            throw JSONFieldError(path: camera.path(of: "zoom"), message: "\(JSONValue.format(zoom)) is outside the \(source.name) style's zoom range \(zoomRange)")
+        }
+        return .fixed(Camera(center: center, zoom: zoom))
+    }
+
+    /// A `{"lat", "lon"}` point.
+    static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
+        try reader.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
+        return Coordinate(
+            latitude: try reader.requiredNumber("lat", in: latitudeRange),
+            longitude: try reader.requiredNumber("lon", in: longitudeRange)
+        )
+    }
+
+    private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> [Coordinate] {
+        guard let route = try root.object("route") else { return [] }
+        try route.rejectUnknownFields(allowed: ["coordinates"])
+        guard let positions = try route.array("coordinates") else {
+            throw JSONFieldError(path: route.path(of: "coordinates"), value: nil, allowed: "an array of [lon, lat] positions")
+        }
+        let path = route.path(of: "coordinates")
+        guard positions.count >= 2, positions.count <= maxRoutePoints else {
+            throw JSONFieldError(path: path, message: "has \(positions.count) points; allowed 2...\(maxRoutePoints)")
+        }
+        var coordinates: [Coordinate] = []
+        coordinates.reserveCapacity(positions.count)
+        for (index, position) in positions.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard case .array(let numbers) = position, numbers.count == 2 || numbers.count == 3 else {
+                throw JSONFieldError(path: itemPath, value: position, allowed: "a [lon, lat] position (GeoJSON order)")
+            }
+            coordinates.append(Coordinate(
+                latitude: try JSONObjectReader.number(numbers[1], path: "\(itemPath)[1] (lat)", in: latitudeRange),
+                longitude: try JSONObjectReader.number(numbers[0], path: "\(itemPath)[0] (lon)", in: longitudeRange)
+            ))
+        }
+        return coordinates
+    }
+
+    private static func parsePhotos(_ root: JSONObjectReader) throws(JSONFieldError) -> [Scene.Photo] {
+        guard let items = try root.array("photos") else { return [] }
+        guard items.count <= maxPhotos else {
+            throw JSONFieldError(path: "photos", message: "has \(items.count) photos; allowed at most \(maxPhotos)")
+        }
+        var photos: [Scene.Photo] = []
+        for (index, item) in items.enumerated() {
+            let reader = try JSONObjectReader(item, path: "photos[\(index)]")
+            let coordinate = try point(reader, extraFields: ["id", "caption"])
+            photos.append(Scene.Photo(
+                id: try reader.integer("id", in: 0...Int(Int32.max)) ?? index,
+                coordinate: coordinate, caption: try reader.string("caption")
+            ))
+        }
+        return photos
+    }
+
+    private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.Location? {
+        guard let reader = try root.object("location") else { return nil }
+        let coordinate = try point(reader, extraFields: ["accuracy"])
+        guard let accuracyValue = reader.fields["accuracy"] else {
+            throw JSONFieldError(path: reader.path(of: "accuracy"), value: nil, allowed: "metres, a number in 0.1...100000")
+        }
+        let accuracy = try JSONObjectReader.number(accuracyValue, path: reader.path(of: "accuracy"), in: 0.1...100_000)
+        return Scene.Location(coordinate: coordinate, accuracy: accuracy)
+    }
+
+    private static func parseAttribution(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.AttributionMode {
+        switch root.fields["attribution"] {
+        case nil, .bool(true): return .current
+        case .bool(false): return .hidden
+        case .string("legacy"): return .legacy
+        case let other?: throw JSONFieldError(path: "attribution", value: other, allowed: "true, false or \"legacy\"")
+        }
+    }
+}

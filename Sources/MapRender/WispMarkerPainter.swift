@@ -1,0 +1,87 @@
+import Foundation
+import MapGeometry
+
+/// Draws a start or finish marker with its tip on the marker's point.
+public struct WispMarkerPainter: OverlayPainter {
+    public var coordinate: Coordinate
+    public var style: WispMarkerStyle
+
+    public init(coordinate: Coordinate, style: WispMarkerStyle) {
+        self.coordinate = coordinate
+        self.style = style
+    }
+
+    public var fitItems: [FitItem] {
+        [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: WispMarkerStyle.extent)]
+    }
+
+    public func draw(in context: DrawingContext) {
+        let scale = context.frame.scale
+        let sprite = context.sprites.sprite("wisp \(style.letter) \(style.fill) \(scale)") {
+            WispMarkerSprite.render(style, scale: scale)
+        }
+        context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
+    }
+}
+
+/// The wisp's vector drawing, in logical pixels with the tip at (0, 0).
+enum WispMarkerSprite {
+    /// The round head, up and to the right of the tip.
+    static let headCenter = PixelPoint(x: 13, y: -37)
+    static let headRadius = 13.5
+    /// The shadow is the shape laid on the ground: sheared to the right and flattened.
+    static let shadowShear = 0.55
+    static let shadowFlattening = 0.3
+    static let shadowColour = Colour(red: 0, green: 0, blue: 0, alpha: 0.4)
+
+    static func render(_ style: WispMarkerStyle, scale: Double) -> SpriteCache.Sprite {
+        let extent = WispMarkerStyle.extent
+        let width = Int(((extent.left + extent.right) * scale).rounded(.up))
+        let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
+        let anchorX = extent.left * scale, anchorY = extent.top * scale
+
+        let shadow = Canvas.alphaMask(width: width, height: height)
+        shadow.translate(x: anchorX, y: anchorY)
+        shadow.scale(by: scale)
+        shadow.transform(xx: 1, yx: 0, xy: -shadowShear, yy: shadowFlattening)
+        addOutline(to: shadow)
+        shadow.fillPath(with: .black)
+        shadow.blurAlpha(radius: Int(scale.rounded()))
+
+        let sprite = Canvas(width: width, height: height)
+        sprite.fill(with: shadowColour, maskedBy: shadow, atX: 0, y: 0)
+        sprite.translate(x: anchorX, y: anchorY)
+        sprite.scale(by: scale)
+        addOutline(to: sprite)
+        sprite.fillPathPreserving(with: style.fill)
+        sprite.strokePath(with: style.outline, width: 1, cap: .round, join: .round)
+        drawLetter(style.letter, on: sprite)
+        return SpriteCache.Sprite(canvas: sprite, anchorX: anchorX, anchorY: anchorY)
+    }
+
+    /// A teardrop: two gently curved sides from the tip to the head's tangent points, and the
+    /// head's arc over the top.
+    private static func addOutline(to canvas: Canvas) {
+        let c = headCenter, r = headRadius
+        let distance = (c.x * c.x + c.y * c.y).squareRoot()
+        let towardsTip = atan2(-c.y, -c.x)
+        let spread = acos(r / distance)
+        let leftAngle = towardsTip + spread, rightAngle = towardsTip - spread
+        let left = PixelPoint(x: c.x + r * cos(leftAngle), y: c.y + r * sin(leftAngle))
+        let right = PixelPoint(x: c.x + r * cos(rightAngle), y: c.y + r * sin(rightAngle))
+        canvas.moveTo(0, 0)
+        // The sides bow slightly to the left, which gives the marker its "wisp" lean.
+        canvas.curveTo(-2, -10, left.x - 3, left.y + 8, left.x, left.y)
+        canvas.arc(centerX: c.x, centerY: c.y, radius: r, from: leftAngle, to: rightAngle + 2 * .pi)
+        canvas.curveTo(right.x - 4, right.y + 8, 3, -8, 0, 0)
+        canvas.closePath()
+    }
+
+    private static func drawLetter(_ letter: String, on canvas: Canvas) {
+        canvas.setFont(size: 17, bold: true)
+        let ink = canvas.textInkBounds(letter)
+        let x = headCenter.x - (ink.minX + ink.maxX) / 2
+        let y = headCenter.y - (ink.minY + ink.maxY) / 2
+        canvas.drawText(letter, x: x, y: y, colour: .white)
+    }
+}

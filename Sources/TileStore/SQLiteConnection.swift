@@ -1,0 +1,126 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. All SQL in MapFrame goes through the cache types built on it.
+/// A connection is used by one thread at a time.
+final class SQLiteConnection {
+    enum Mode { case readOnly, readWrite, create }
+
+    let path: String
+    private let handle: OpaquePointer
+
+    init(path: String, mode: Mode) throws(CacheError) {
+        self.path = path
+        if mode != .create, !FileManager.default.fileExists(atPath: path) {
+            throw CacheError.missingFile(path: path)
+        }
+        let flags: Int32 = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE
+        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(handle)
+            throw CacheError.sqlite(path: path, operation: "open", message: message)
+        }
+        self.handle = handle
+        // Concurrent readers and writers wait for each other instead of failing with "database is locked".
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(CacheError) {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(message)
+            throw CacheError.sqlite(path: path, operation: sql.prefix(40).description, message: text)
+        }
+    }
+
+    func prepare(_ sql: String) throws(CacheError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            throw CacheError.sqlite(path: path, operation: "prepare \(sql.prefix(40))", message: lastErrorMessage)
+        }
+        return SQLiteStatement(statement: statement, connection: self)
+    }
+
+    /// Runs `body` inside one transaction, committing on success and rolling back on error.
+    func transaction<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// A prepared statement. Bind parameters (1-based), step through rows, read columns (0-based).
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    fileprivate init(statement: OpaquePointer, connection: SQLiteConnection) {
+        self.statement = statement
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(statement, index, Int64(value)) }
+
+    func bind(_ value: String, at index: Int32) {
+        sqlite3_bind_text(statement, index, value, -1, SQLITE_TRANSIENT_DESTRUCTOR)
+    }
+
+    func bind(_ value: Data, at index: Int32) {
+        value.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT_DESTRUCTOR)
+        }
+    }
+
+    /// Advances to the next row; false when there are no more.
+    func step() throws(CacheError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let message = connection.lastErrorMessage
+            sqlite3_reset(statement)
+            throw CacheError.sqlite(path: connection.path, operation: "query", message: message)
+        }
+    }
+
+    func int(at column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+    func string(at column: Int32) -> String? {
+        sqlite3_column_text(statement, column).map { String(cString: $0) }
+    }
+
+    func data(at column: Int32) -> Data? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+}
+
+/// SQLite's SQLITE_TRANSIENT: "copy the bound value now".
+private let SQLITE_TRANSIENT_DESTRUCTOR = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

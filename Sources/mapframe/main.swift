@@ -1,0 +1,4 @@
+import Foundation
+import MapFrameCLI
+
+exit(MapFrameCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
