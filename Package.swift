@@ -52,6 +52,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
         .testTarget(

@@ -9,14 +9,17 @@ struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixtures",
         abstract: "Generate made-up map tiles into an MBTiles file, for offline demos and tests.",
-        discussion: "The same arguments always produce the same tiles. Running it again on an existing file adds or replaces tiles."
+        discussion: """
+            The same arguments always produce the same tiles. Running it again on an existing file adds or replaces tiles.
+            Without --bbox and --zoom it builds the demo area: central Cambridge at zoom 12-17, and zoom 18 around the example route.
+            """
     )
 
-    @Option(help: ArgumentHelp("The area, west,south,east,north in degrees.", valueName: "W,S,E,N"))
-    var bbox: BoundingBoxArgument
+    @Option(help: ArgumentHelp("The area, west,south,east,north in degrees (default: the demo area).", valueName: "W,S,E,N"))
+    var bbox: BoundingBoxArgument?
 
-    @Option(help: ArgumentHelp("The zoom levels, such as 12-16 or 15.", valueName: "min-max"))
-    var zoom: ZoomLevelsArgument
+    @Option(help: ArgumentHelp("The zoom levels, such as 12-16 or 15 (required with --bbox).", valueName: "min-max"))
+    var zoom: ZoomLevelsArgument?
 
     @Option(help: ArgumentHelp("The MBTiles file to write (created if missing).", valueName: "file.mbtiles"))
     var output: String
@@ -31,16 +34,23 @@ struct FixturesCommand: ParsableCommand {
         guard StyleCatalog.builtin[style] != nil else {
             throw ValidationError("--style: '\(style)' is not allowed; expected one of \(StyleCatalog.builtin.names.joined(separator: ", "))")
         }
+        if (bbox == nil) != (zoom == nil) {
+            throw ValidationError("--bbox and --zoom go together; give both, or neither for the demo area")
+        }
     }
 
     func run() throws {
+        guard let bbox, let zoom else {
+            let written = try DemoFixtures.build(style: style, into: output)
+            print("\(output): wrote \(written) \(style) fixture tiles for the demo area")
+            return
+        }
         let builder = FixtureCacheBuilder(style: style, bounds: bbox.bounds, zoomLevels: zoom.levels)
         let count = builder.tiles.count
         guard count <= Self.maxTiles else {
             throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
         }
-        let attribution = "MapFrame fixture tiles: a made-up town, not real map data"
-        let written = try builder.build(into: output, attribution: attribution)
+        let written = try builder.build(into: output, attribution: DemoFixtures.attribution)
         print("\(output): wrote \(written) \(style) fixture tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound)")
     }
 }

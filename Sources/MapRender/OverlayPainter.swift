@@ -6,6 +6,17 @@ public struct DrawingContext {
     public let canvas: Canvas
     public let frame: FrameGeometry
     let sprites: SpriteCache
+
+    init(canvas: Canvas, frame: FrameGeometry, sprites: SpriteCache) {
+        self.canvas = canvas
+        self.frame = frame
+        self.sprites = sprites
+    }
+
+    /// A context for drawing painters onto any canvas, with its own sprite cache.
+    public init(canvas: Canvas, frame: FrameGeometry) {
+        self.init(canvas: canvas, frame: frame, sprites: SpriteCache())
+    }
 }
 
 /// One overlay kind. A painter says what a fitted camera must show of it and draws it.

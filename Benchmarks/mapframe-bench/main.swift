@@ -1,0 +1,91 @@
+// Frame benchmark: `make bench` (release build). Prints medians, and ratios against a
+// baseline measured in the same run, because the machine is shared and noisy.
+import FixtureTiles
+import Foundation
+import ImageCodec
+import MapGeometry
+import MapRender
+import TileStore
+
+/// Runs `body` `iterations` times after `warmUp` untimed runs; returns the median in milliseconds.
+func medianMilliseconds(iterations: Int, warmUp: Int = 10, _ body: () throws -> Void) rethrows -> Double {
+    for _ in 0..<warmUp { try body() }
+    var samples: [Double] = []
+    samples.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func report(_ label: String, _ milliseconds: Double, baseline: Double? = nil) {
+    var line = label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", milliseconds)
+    if let baseline { line += String(format: "   %5.2fx baseline", milliseconds / baseline) }
+    print(line)
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-bench-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let cachePath = directory.appendingPathComponent("osm.mbtiles").path
+try DemoFixtures.build(style: "osm", into: cachePath)
+
+// A 300-point route wandering across the frame, with start and finish markers.
+let center = Coordinate(latitude: 52.2072, longitude: 0.1412)
+let route = (0..<300).map { index -> Coordinate in
+    let t = Double(index) / 299
+    return Coordinate(latitude: center.latitude - 0.006 + 0.012 * t, longitude: center.longitude + 0.004 * sin(t * 9))
+}
+let scene = Scene(
+    camera: .fixed(Camera(center: center, zoom: 16)), start: route.first, finish: route.last, route: route
+)
+let source = StyleCatalog.builtin["osm"]!
+let store = TileStore(
+    source: source, cache: try MBTilesCache(openingExisting: cachePath),
+    decodedTiles: LRUCache(capacity: TileStore.defaultMemoryCapacity)
+)
+let renderer = FrameRenderer()
+let iterations = 300
+
+// Baseline: decode the frame's tiles from their PNG bytes, and encode one frame.
+let firstFrame = renderer.render(scene, source: source, tiles: store)
+let tileBytes = try firstFrame.geometry.tilePlacements(in: source.zoomRange).map { try store.cache.tileData(for: $0.tile)! }
+let decodeAndEncode = try medianMilliseconds(iterations: iterations) {
+    for bytes in tileBytes { _ = try PNGCodec.decode(bytes) }
+    _ = try firstFrame.canvas.pngData(opaque: true)
+}
+let decodeOnly = try medianMilliseconds(iterations: iterations) {
+    for bytes in tileBytes { _ = try PNGCodec.decode(bytes) }
+}
+
+let composite = medianMilliseconds(iterations: iterations) {
+    _ = renderer.render(scene, source: source, tiles: store)
+}
+let frame = try medianMilliseconds(iterations: iterations) {
+    _ = try renderer.render(scene, source: source, tiles: store).canvas.pngData(opaque: true)
+}
+
+print("MapFrame frame benchmark: 320x480, \(route.count)-point route, 2 markers, \(tileBytes.count) tiles, warm tile cache")
+print("medians of \(iterations) runs")
+report("baseline: decode \(tileBytes.count) tiles + encode one PNG", decodeAndEncode)
+report("  of which decoding the tiles", decodeOnly, baseline: decodeAndEncode)
+report("composite only (tiles + overlays, no PNG)", composite, baseline: decodeAndEncode)
+report("frame: composite + PNG encode (target <= 2 ms)", frame, baseline: decodeAndEncode)
+
+print("PNG encoder settings for the same frame:")
+let candidates: [(String, PNGEncodingOptions)] = [
+    ("zlib 1, filter none (default)", .fast),
+    ("zlib 1, filter sub", PNGEncodingOptions(zlibLevel: 1, filters: .sub)),
+    ("zlib 1, filter up", PNGEncodingOptions(zlibLevel: 1, filters: .up)),
+    ("zlib 6, filter sub", PNGEncodingOptions(zlibLevel: 6, filters: .sub)),
+    ("zlib 9, adaptive filters (compact)", .compact),
+]
+let defaultEncode = try medianMilliseconds(iterations: iterations) { _ = try firstFrame.canvas.pngData(opaque: true) }
+for (label, options) in candidates {
+    let size = try firstFrame.canvas.pngData(opaque: true, options: options).count
+    let time = try medianMilliseconds(iterations: iterations / 3) { _ = try firstFrame.canvas.pngData(opaque: true, options: options) }
+    report("  \(label), \(size / 1024) KiB", time, baseline: defaultEncode)
+}

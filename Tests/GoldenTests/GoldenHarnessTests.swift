@@ -1,0 +1,143 @@
+import Foundation
+import GoldenCheck
+import ImageCodec
+import MapGeometry
+import MapRender
+import Testing
+
+/// The golden comparison itself: it must tolerate anti-aliasing noise and catch an overlay
+/// that moves by 2 px or changes colour.
+@Suite struct GoldenHarnessTests {
+    let session = GoldenSupport.session()
+
+    func render(_ scene: Scene) throws -> RenderedFrame {
+        try session.render(scene)
+    }
+
+    /// The same scene with one point moved by `dx` device pixels to the right.
+    func moved(_ coordinate: Coordinate, byPixels dx: Double, in frame: FrameGeometry) -> Coordinate {
+        let pixel = frame.pixel(for: coordinate)
+        return frame.coordinate(at: PixelPoint(x: pixel.x + dx, y: pixel.y))
+    }
+
+    /// Pins the camera so that moving an overlay cannot move the map under it.
+    func fixedCamera(_ scene: Scene) throws -> (Scene, FrameGeometry) {
+        let frame = try render(scene)
+        var pinned = scene
+        pinned.camera = .fixed(frame.geometry.camera)
+        return (pinned, try render(pinned).geometry)
+    }
+
+    @Test func identicalFramesMatch() throws {
+        let scene = try GoldenSupport.scene(named: "route-planned")
+        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(scene).canvas.image())
+        #expect(comparison.matches)
+        #expect(comparison.differingPixels == 0)
+    }
+
+    @Test func antiAliasingNoiseIsTolerated() throws {
+        let image = try render(GoldenSupport.scene(named: "route-planned")).canvas.image()
+        // Every channel of every pixel nudged by up to ±3 levels, as a different rasteriser might.
+        var generator = SystemRandomNumberGenerator()
+        var words = [UInt32](repeating: 0, count: image.width * image.height)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let colour = image.pixel(x: x, y: y)
+                func nudge(_ value: UInt8) -> UInt8 { UInt8(clamping: Int(value) + Int.random(in: -3...3, using: &generator)) }
+                words[y * image.width + x] = RasterImage.premultipliedWord(RGBA(red: nudge(colour.red), green: nudge(colour.green), blue: nudge(colour.blue)))
+            }
+        }
+        let noisy = words.withUnsafeBytes { RasterImage(copying: $0.baseAddress!, width: image.width, height: image.height, stride: image.width * 4) }
+        let comparison = ImageComparison(expected: image, actual: noisy)
+        #expect(comparison.matches, "\(comparison.summary)")
+    }
+
+    @Test func startMarkerMovedTwoPixelsFails() throws {
+        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "start-and-finish"))
+        var shifted = scene
+        shifted.start = moved(scene.start!, byPixels: 2, in: frame)
+        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        #expect(!comparison.matches, "\(comparison.summary)")
+    }
+
+    @Test func routeMovedTwoPixelsFails() throws {
+        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "route-planned"))
+        var shifted = scene
+        shifted.route = scene.route.map { moved($0, byPixels: 2, in: frame) }
+        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        #expect(!comparison.matches, "\(comparison.summary)")
+    }
+
+    /// The smallest overlay: this figure is what the default pixel-fraction tolerance is set below.
+    @Test func photoPinMovedTwoPixelsFails() throws {
+        let base = try GoldenSupport.scene(named: "photomap-pins")
+        let (scene, frame) = try fixedCamera(base)
+        var shifted = scene
+        shifted.photos[0].coordinate = moved(scene.photos[0].coordinate, byPixels: 2, in: frame)
+        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        #expect(!comparison.matches, "\(comparison.summary)")
+        #expect(comparison.differingFraction > 2 * GoldenTolerance.standard.pixelFraction, "\(comparison.summary)")
+    }
+
+    @Test func routeColourChangeFails() throws {
+        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "route-planned"))
+        let expected = try render(scene).canvas.image()
+
+        /// The scene without its line, with the line drawn on top in `style`.
+        func redrawn(with style: RouteStyle) throws -> RasterImage {
+            var withoutRoute = scene
+            withoutRoute.route = []
+            withoutRoute.attribution = .hidden
+            let canvas = try render(withoutRoute).canvas
+            let context = DrawingContext(canvas: canvas, frame: frame)
+            RoutePainter(coordinates: scene.route, style: style).draw(in: context)
+            AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
+            return canvas.image()
+        }
+
+        // Redrawing with the spec's style reproduces the frame, so only the colour differs below.
+        #expect(ImageComparison(expected: expected, actual: try redrawn(with: .cycleStreets)).matches)
+        var red = RouteStyle.cycleStreets
+        red.colour = Colour(red: 1, green: 0.2, blue: 0.2)
+        let comparison = ImageComparison(expected: expected, actual: try redrawn(with: red))
+        #expect(!comparison.matches, "\(comparison.summary)")
+    }
+
+    @Test func sizeChangeFails() throws {
+        let scene = try GoldenSupport.scene(named: "cleared-initial")
+        var wider = scene
+        wider.viewport.width += 2
+        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(wider).canvas.image())
+        #expect(!comparison.matches)
+        #expect(comparison.summary.contains("size differs"))
+    }
+
+    @Test func failuresLeaveActualDiffAndReport() throws {
+        let scene = try GoldenSupport.scene(named: "start-set")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("golden-harness-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenes = directory.appendingPathComponent("scenes"), goldens = directory.appendingPathComponent("goldens")
+        try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: GoldenSupport.scenes.appendingPathComponent("start-set.json"), to: scenes.appendingPathComponent("start-set.json"))
+        var shiftedScene = scene
+        let (_, frame) = try fixedCamera(scene)
+        shiftedScene.start = moved(scene.start!, byPixels: 2, in: frame)
+        // The "golden" is the shifted frame, so the real scene no longer matches it.
+        let shifted = try render(shiftedScene).canvas.image()
+        let suite = GoldenSuite(scenesDirectory: scenes, goldensDirectory: goldens) { url in
+            try session.render(SceneFile.load(url, catalog: session.catalog)).canvas.image()
+        }
+        try suite.record()
+        try shifted.pngData().write(to: suite.goldenURL(for: "start-set"))
+        let results = try suite.check()
+        #expect(results.count == 1 && !results[0].passed)
+        #expect(results[0].summary.contains("pixels differ"))
+        let failures = directory.appendingPathComponent("failures")
+        try GoldenSuite.writeFailures(results, to: failures)
+        #expect(FileManager.default.fileExists(atPath: failures.appendingPathComponent("start-set.actual.png").path))
+        #expect(FileManager.default.fileExists(atPath: failures.appendingPathComponent("start-set.diff.png").path))
+        let html = GoldenReport.html(for: results)
+        #expect(html.contains("Expected") && html.contains("Actual") && html.contains("Diff"))
+        #expect(html.components(separatedBy: "data:image/png;base64,").count == 4)
+    }
+}

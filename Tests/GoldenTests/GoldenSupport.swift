@@ -1,0 +1,39 @@
+import FixtureTiles
+import Foundation
+import GoldenCheck
+import ImageCodec
+import MapRender
+import TileStore
+
+/// Paths and shared fixtures for the golden tests.
+enum GoldenSupport {
+    /// The package's root folder, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let scenes = packageRoot.appendingPathComponent("Scenes")
+    static let goldens = packageRoot.appendingPathComponent("Goldens")
+    /// Where a failing run leaves actual and diff images and the HTML report.
+    static let failures = packageRoot.appendingPathComponent(".build/golden-failures")
+
+    /// Set `MAPFRAME_RECORD_GOLDENS=1` to rewrite the goldens instead of checking them.
+    static var recording: Bool { ProcessInfo.processInfo.environment["MAPFRAME_RECORD_GOLDENS"] == "1" }
+
+    /// A cache directory with the demo fixture tiles of every built-in style, built once per test run.
+    static let fixtureCacheDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-goldens-\(getpid())")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for style in StyleCatalog.builtin.names {
+            try! DemoFixtures.build(style: style, into: directory.appendingPathComponent("\(style).mbtiles").path)
+        }
+        return directory
+    }()
+
+    /// A session that renders scenes over the fixture caches.
+    static func session() -> SnapshotSession {
+        SnapshotSession(catalog: .builtin, cacheLocation: .directory(fixtureCacheDirectory.path))
+    }
+
+    static func scene(named name: String) throws -> Scene {
+        try SceneFile.load(scenes.appendingPathComponent(name + ".json"), catalog: .builtin)
+    }
+}

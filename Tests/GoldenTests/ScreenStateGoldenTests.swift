@@ -1,0 +1,44 @@
+import Foundation
+import GoldenCheck
+import MapRender
+import Testing
+
+/// Every screen state in Scenes/ matches its golden in Goldens/, through the same code as
+/// `mapframe goldens check`.
+@Suite struct ScreenStateGoldenTests {
+    static let requiredStates = [
+        "cleared-initial", "start-set", "start-and-finish", "route-planned", "geolocating-ring", "photomap-pins",
+        "opencyclemap-two-line-attribution", "missing-tiles-grey", "retina-route-planned", "high-zoom-route",
+    ]
+
+    @Test func everyRequiredStateHasASceneAndAGolden() throws {
+        for state in Self.requiredStates {
+            #expect(FileManager.default.fileExists(atPath: GoldenSupport.scenes.appendingPathComponent(state + ".json").path), "no scene for \(state)")
+            #expect(FileManager.default.fileExists(atPath: GoldenSupport.goldens.appendingPathComponent(state + ".png").path), "no golden for \(state)")
+        }
+    }
+
+    @Test func scenesMatchTheirGoldens() throws {
+        let session = GoldenSupport.session()
+        let suite = GoldenSuite(scenesDirectory: GoldenSupport.scenes, goldensDirectory: GoldenSupport.goldens) { url in
+            try session.render(SceneFile.load(url, catalog: session.catalog)).canvas.image()
+        }
+        if GoldenSupport.recording {
+            let recorded = try suite.record()
+            Issue.record("recorded \(recorded.count) goldens; run again without MAPFRAME_RECORD_GOLDENS to check them")
+            return
+        }
+        let results = try suite.check()
+        #expect(results.count >= Self.requiredStates.count)
+        let failures = results.filter { !$0.passed }
+        if !failures.isEmpty {
+            try GoldenSuite.writeFailures(results, to: GoldenSupport.failures)
+            try GoldenReport.html(for: results).write(
+                to: GoldenSupport.failures.appendingPathComponent("report.html"), atomically: true, encoding: .utf8
+            )
+        }
+        for failure in failures {
+            Issue.record("\(failure.name): \(failure.summary); see \(GoldenSupport.failures.path)/report.html")
+        }
+    }
+}

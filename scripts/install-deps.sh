@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages MapFrame builds and runs with, if any are missing.
+# Runs `apt-get update` once, and only when something has to be installed.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libcairo2-dev      # drawing
+  libpng-dev         # PNG decode and encode
+  libsqlite3-dev     # the MBTiles cache
+  libxml2-dev        # CycleStreets XML and GPX
+  fontconfig fonts-dejavu-core  # DejaVu Sans for labels
+  python3            # a second MBTiles reader in the tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "Installing missing packages: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
