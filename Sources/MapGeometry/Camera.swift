@@ -10,7 +10,7 @@ public struct Camera: Hashable, Sendable, Codable {
 }
 
 /// A closed range of whole zoom levels that a tile source offers.
-public struct ZoomRange: Hashable, Sendable, CustomStringConvertible {
+public struct ZoomRange: Hashable, Sendable, Codable, CustomStringConvertible {
     public var min: Int
     public var max: Int
 

@@ -28,7 +28,7 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// A latitude/longitude box. Boxes that cross the antimeridian are not modelled.
-public struct GeoBounds: Hashable, Sendable {
+public struct GeoBounds: Hashable, Sendable, Codable {
     public var south: Double
     public var west: Double
     public var north: Double

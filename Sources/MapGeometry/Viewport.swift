@@ -1,6 +1,6 @@
 /// The size of a frame in logical pixels (points) and its pixel density.
 /// Scale 2 ("retina") renders twice as many device pixels a side, with every overlay doubled.
-public struct Viewport: Hashable, Sendable {
+public struct Viewport: Hashable, Sendable, Codable {
     /// The phone screen the CycleStreets app was designed for.
     public static let iPhone = Viewport(width: 320, height: 480, scale: 1)
     /// The largest device-pixel side a frame may have.
@@ -21,7 +21,7 @@ public struct Viewport: Hashable, Sendable {
 }
 
 /// Pixel distances from each edge, in logical pixels.
-public struct EdgeInsets: Hashable, Sendable {
+public struct EdgeInsets: Hashable, Sendable, Codable {
     public var top: Double
     public var left: Double
     public var bottom: Double

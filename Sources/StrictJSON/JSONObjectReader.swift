@@ -115,3 +115,15 @@ public struct JSONObjectReader: Sendable {
         "\(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound))"
     }
 }
+
+extension JSONObjectReader {
+    /// A string that must be present and not empty, such as a name or a file path.
+    public func requiredNonEmptyString(_ key: String) throws(JSONFieldError) -> String {
+        let allowed = "a non-empty string"
+        let value = try required(key, expected: allowed)
+        guard case .string(let string) = value, !string.isEmpty else {
+            throw JSONFieldError(path: path(of: key), value: value, allowed: allowed)
+        }
+        return string
+    }
+}

@@ -1,0 +1,60 @@
+import StrictJSON
+
+/// Why a CycleStreets, GPX or GeoJSON payload was refused.
+///
+/// Every case that concerns one value names where it sits as `field`: an element and attribute
+/// (`marker[type=route]@coordinates`), an element path (`result[2]/latitude`) or a JSON path
+/// (`geometry.coordinates[3]`).
+public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The payload is larger than the size limit; it was not parsed.
+    case tooLarge(bytes: Int, limit: Int)
+    /// The document declares a DOCTYPE (a DTD), which could define entities; it was not parsed.
+    case doctypeNotAllowed
+    /// The bytes are not well-formed XML; `message` is libxml2's own explanation.
+    case malformedXML(message: String)
+    /// A JSON payload (GeoJSON) that is malformed, or has a field that is missing or not allowed.
+    /// The problem names the JSON path, the value and what is allowed.
+    case json(JSONFieldError)
+    /// The document's root is not the one this payload has.
+    case unexpectedRoot(found: String, expected: String)
+    /// The CycleStreets API answered with an `<error>` element instead of data.
+    case apiError(message: String)
+    /// A required element or attribute is absent.
+    case missing(field: String, expected: String)
+    /// A value is present but not allowed.
+    case invalid(field: String, value: String, expected: String)
+    /// A list of points is shorter than it must be, such as an empty route.
+    case tooFewPoints(field: String, count: Int, minimum: Int)
+
+    /// The element, attribute or JSON path the error concerns, when it concerns one.
+    public var field: String? {
+        switch self {
+        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _): field
+        case .json(let problem): problem.path.isEmpty ? nil : problem.path
+        case .tooLarge, .doctypeNotAllowed, .malformedXML, .unexpectedRoot, .apiError: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let bytes, let limit):
+            "payload: \(bytes) bytes is more than the limit of \(limit) bytes"
+        case .doctypeNotAllowed:
+            "payload: a DOCTYPE is not allowed (DTDs and entities are refused)"
+        case .malformedXML(let message):
+            "payload: not well-formed XML: \(message)"
+        case .json(let problem):
+            problem.description
+        case .unexpectedRoot(let found, let expected):
+            "payload: root element <\(found)> is not <\(expected)>"
+        case .apiError(let message):
+            "payload: the CycleStreets API reported an error: \(message)"
+        case .missing(let field, let expected):
+            "\(field): missing; expected \(expected)"
+        case .invalid(let field, let value, let expected):
+            "\(field): \"\(value)\" is not \(expected)"
+        case .tooFewPoints(let field, let count, let minimum):
+            "\(field): has \(count) point\(count == 1 ? "" : "s"); at least \(minimum) are needed"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import MapGeometry
+
+/// Which screen of the app a frame shows.
+public enum Screen: String, Hashable, Sendable, Codable {
+    case planner, photomap, itinerary
+}
+
+/// Everything a renderer needs to draw one frame of a screen, and nothing it must work out.
+public struct ScreenState: Hashable, Sendable, Codable {
+    public var screen: Screen
+    public var camera: Camera
+    public var start: Coordinate?
+    public var finish: Coordinate?
+    public var routeLine: RouteLine?
+    /// The geolocation fix to draw the location ring around.
+    public var locationRing: LocationFix?
+    /// The photo pins.
+    public var photos: [Photo]
+    /// The itinerary stage drawn with emphasis.
+    public var emphasisedStage: StageEmphasis?
+    /// The journey planner's commentary panel text; nil on other screens.
+    public var commentary: String?
+    public var enabledButtons: [ToolbarButton]
+
+    /// A journey planner frame.
+    public init(_ planner: JourneyPlanner) {
+        screen = .planner
+        camera = planner.map.camera
+        start = planner.start
+        finish = planner.finish
+        routeLine = planner.journey?.routeLine
+        locationRing = planner.geolocation?.fix
+        photos = []
+        emphasisedStage = nil
+        commentary = planner.commentary
+        enabledButtons = planner.enabledButtons
+    }
+
+    /// A Photomap frame.
+    public init(_ photomap: Photomap) {
+        screen = .photomap
+        camera = photomap.map.camera
+        photos = photomap.visiblePhotos
+        enabledButtons = photomap.enabledButtons
+    }
+
+    /// An itinerary stage frame: the route and its ends, with one stage emphasised.
+    public init(_ itinerary: ItineraryStageView) {
+        screen = .itinerary
+        camera = itinerary.map.camera
+        start = itinerary.journey.startCoordinate
+        finish = itinerary.journey.finishCoordinate
+        routeLine = itinerary.journey.routeLine
+        photos = []
+        emphasisedStage = StageEmphasis(
+            number: itinerary.stage, count: itinerary.stageCount, counter: itinerary.counter, points: itinerary.segment.points
+        )
+        enabledButtons = itinerary.enabledButtons
+    }
+}
+
+/// The itinerary stage to draw with emphasis.
+public struct StageEmphasis: Hashable, Sendable, Codable {
+    /// The stage's number, counting from 1.
+    public var number: Int
+    public var count: Int
+    /// "11/12".
+    public var counter: String
+    public var points: [Coordinate]
+}

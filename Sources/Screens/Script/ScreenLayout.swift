@@ -1,0 +1,41 @@
+import MapGeometry
+
+/// The frame a script renders and where the map panel sits in it.
+///
+/// With chrome, the iPhone's status bar, the planner's toolbar and the tab bar take
+/// 20 + 44 + 49 logical pixels of the height, and the map panel lies between the toolbar and
+/// the tab bar: 320 x 367 in a 320 x 480 frame. Without chrome, the map panel is the frame.
+/// Taps are given in map-panel coordinates.
+public struct ScreenLayout: Hashable, Sendable, Codable {
+    public static let statusBarHeight = 20
+    public static let toolbarHeight = 44
+    public static let tabBarHeight = 49
+    /// The height the chrome takes.
+    public static let chromeHeight = statusBarHeight + toolbarHeight + tabBarHeight
+
+    /// The frame's size in logical pixels.
+    public var width: Int
+    public var height: Int
+    /// Device pixels per logical pixel: 1, or 2 for retina.
+    public var scale: Int
+    /// Whether the status bar, toolbar and tab bar are drawn around the map.
+    public var chrome: Bool
+
+    public init(width: Int = 320, height: Int = 480, scale: Int = 1, chrome: Bool = false) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.chrome = chrome
+    }
+
+    /// The whole frame.
+    public var frameViewport: Viewport { Viewport(width: width, height: height, scale: scale) }
+
+    /// The map panel, which every screen state's camera looks through.
+    public var mapPanelViewport: Viewport {
+        Viewport(width: width, height: chrome ? height - Self.chromeHeight : height, scale: scale)
+    }
+
+    /// The map panel's top edge in the frame, in logical pixels.
+    public var mapPanelTop: Int { chrome ? Self.statusBarHeight + Self.toolbarHeight : 0 }
+}

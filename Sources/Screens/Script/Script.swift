@@ -1,0 +1,71 @@
+import Foundation
+import MapGeometry
+
+/// A scripted session with the app: a starting view and the steps a user (and the device)
+/// take. Read one with `ScriptParser`, play it with `ScriptPlayer`.
+public struct Script: Hashable, Sendable {
+    /// The map style's name, such as `osm`.
+    public var style: String
+    /// The zooms the style offers.
+    public var zoomRange: ZoomRange
+    /// The starting camera; the app's fallback view when the script gives none.
+    public var camera: Camera
+    public var layout: ScreenLayout
+    public var steps: [ScriptStep]
+
+    public init(style: String, zoomRange: ZoomRange, camera: Camera, layout: ScreenLayout, steps: [ScriptStep]) {
+        self.style = style
+        self.zoomRange = zoomRange
+        self.camera = camera
+        self.layout = layout
+        self.steps = steps
+    }
+}
+
+/// One step of a script. File references are resolved against the script's directory.
+public enum ScriptStep: Hashable, Sendable {
+    /// A tap in map-panel logical pixels.
+    case tap(x: Double, y: Double)
+    /// Time passing, in seconds.
+    case wait(seconds: Double)
+    /// A drag by logical pixels; the map content follows the finger.
+    case pan(dx: Double, dy: Double)
+    case zoomIn
+    case zoomOut
+    case stepBack
+    /// "Plan route" with the route in a `journey.xml` file.
+    case plan(journey: URL)
+    case newRoute
+    /// A geolocation pulse; starts geolocation first when it is not running.
+    case geolocate(LocationFix)
+    /// Choosing result `result` (counting from 0) of a `geocoder.xml` file.
+    case placefinder(file: URL, result: Int)
+    /// The Photomap showing the photos of a `photos.xml` file.
+    case photos(file: URL)
+    /// The itinerary's map of stage `n`, counting from 1.
+    case stage(Int)
+
+    /// How long the step takes on the script clock: a wait's seconds, 0.1 s for anything else.
+    public var duration: TimeInterval {
+        if case .wait(let seconds) = self { return seconds }
+        return 0.1
+    }
+
+    /// The step's name as the script and the log spell it.
+    public var name: String {
+        switch self {
+        case .tap: "tap"
+        case .wait: "wait"
+        case .pan: "pan"
+        case .zoomIn: "zoomIn"
+        case .zoomOut: "zoomOut"
+        case .stepBack: "stepBack"
+        case .plan: "plan"
+        case .newRoute: "newRoute"
+        case .geolocate: "geolocate"
+        case .placefinder: "placefinder"
+        case .photos: "photos"
+        case .stage: "stage"
+        }
+    }
+}

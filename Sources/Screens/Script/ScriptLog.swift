@@ -1,0 +1,34 @@
+import MapGeometry
+
+/// One frame of a played script: the state to draw and what happened to get there.
+public struct ScriptFrame: Hashable, Sendable, Codable {
+    public var state: ScreenState
+    public var log: ScriptLogEntry
+}
+
+/// One line of `log.json`: the step, whether the app accepted it, and the result.
+public struct ScriptLogEntry: Hashable, Sendable, Codable {
+    /// 0 for the start state, then 1 for the first step.
+    public var step: Int
+    /// The step's name, or `start`.
+    public var event: String
+    /// The script clock when the step began, in seconds.
+    public var time: Double
+    public var accepted: Bool
+    /// Why the step was refused, such as a finish too close to the start.
+    public var message: String?
+    public var screen: Screen
+    public var commentary: String?
+    public var start: Coordinate?
+    public var finish: Coordinate?
+    public var camera: Camera
+}
+
+/// A played script: the layout every frame uses and one frame per step, after the start frame.
+public struct ScriptRun: Hashable, Sendable, Codable {
+    public var layout: ScreenLayout
+    public var frames: [ScriptFrame]
+
+    /// The log entries, for `log.json`.
+    public var log: [ScriptLogEntry] { frames.map(\.log) }
+}

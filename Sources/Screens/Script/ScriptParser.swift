@@ -1,0 +1,163 @@
+import Foundation
+import MapGeometry
+import StrictJSON
+
+/// Reads a script file, the public contract of the scripted player:
+///
+/// ```json
+/// {"style": "osm", "camera": {"center": {"lat": 52.2041, "lon": 0.1378}, "zoom": 16},
+///  "chrome": true, "size": {"width": 320, "height": 480}, "scale": 1,
+///  "steps": [{"tap": {"x": 100, "y": 200}}, {"wait": 1.0}, {"pan": {"dx": 10, "dy": 0}},
+///            {"zoomIn": true}, {"zoomOut": true}, {"stepBack": true},
+///            {"plan": {"journey": "route.xml"}}, {"newRoute": true},
+///            {"geolocate": {"lat": 52.205, "lon": 0.141, "accuracy": 150}},
+///            {"placefinder": {"file": "geocoder.xml", "result": 0}},
+///            {"photos": {"file": "photos.xml"}}, {"stage": 3}]}
+/// ```
+///
+/// `style` and `steps` are required; `camera` defaults to the app's fallback view, `chrome` to
+/// false, `size` to 320 x 480 and `scale` to 1. Each step is an object with exactly one field.
+/// File paths are relative to the script's directory. Unknown fields and bad values are errors
+/// naming the field path, the value and what is allowed.
+public enum ScriptParser {
+    static let topLevelFields = ["style", "camera", "chrome", "size", "scale", "steps"]
+    static let stepNames = [
+        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "geolocate", "placefinder", "photos", "stage",
+    ]
+
+    /// Reads the script at `url`. `styles` are the map styles on offer, with their zoom ranges.
+    public static func load(contentsOf url: URL, styles: [String: ZoomRange]) throws(ScriptError) -> Script {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        return try parse(data, relativeTo: url.deletingLastPathComponent(), styles: styles)
+    }
+
+    /// Reads a script whose file paths are relative to `directory`.
+    public static func parse(_ data: Data, relativeTo directory: URL, styles: [String: ZoomRange]) throws(ScriptError) -> Script {
+        do {
+            return try readScript(JSONValue.parse(data, documentName: "script"), relativeTo: directory, styles: styles)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    private static func readScript(
+        _ document: JSONValue, relativeTo directory: URL, styles: [String: ZoomRange]
+    ) throws(JSONFieldError) -> Script {
+        let root = try JSONObjectReader(document, path: "")
+        try root.rejectUnknownFields(allowed: topLevelFields)
+
+        let style = try root.requiredNonEmptyString("style")
+        guard let zoomRange = styles[style] else {
+            throw JSONFieldError(path: "style", value: .string(style), allowed: "one of \(styles.keys.sorted().joined(separator: ", "))")
+        }
+        let layout = try readLayout(root)
+        let camera = try root.object("camera").map { fields throws(JSONFieldError) in try readCamera(fields, zoomRange: zoomRange) }
+        guard let values = try root.array("steps") else { throw JSONFieldError(path: "steps", value: nil, allowed: "an array of steps") }
+        let steps = try values.enumerated().map { index, value throws(JSONFieldError) in
+            try readStep(value, path: "steps[\(index)]", panel: layout.mapPanelViewport, directory: directory)
+        }
+        return Script(
+            style: style, zoomRange: zoomRange, camera: camera ?? JourneyPlanner.fallbackCamera, layout: layout, steps: steps
+        )
+    }
+
+    private static func readLayout(_ root: JSONObjectReader) throws(JSONFieldError) -> ScreenLayout {
+        let chrome = try root.bool("chrome") ?? false
+        let scale = try root.integer("scale", in: 1...2) ?? 1
+        guard let size = try root.object("size") else { return ScreenLayout(scale: scale, chrome: chrome) }
+        try size.rejectUnknownFields(allowed: ["width", "height"])
+        let largest = Viewport.maxDevicePixels / scale
+        let smallestHeight = chrome ? ScreenLayout.chromeHeight + 1 : 1
+        return ScreenLayout(
+            width: try size.requiredInteger("width", in: 1...largest),
+            height: try size.requiredInteger("height", in: smallestHeight...largest),
+            scale: scale,
+            chrome: chrome
+        )
+    }
+
+    private static func readCamera(_ camera: JSONObjectReader, zoomRange: ZoomRange) throws(JSONFieldError) -> Camera {
+        try camera.rejectUnknownFields(allowed: ["center", "zoom"])
+        let center = try camera.requiredObject("center")
+        return Camera(
+            center: try readCoordinate(center),
+            zoom: try camera.requiredNumber("zoom", in: Double(zoomRange.min)...Double(zoomRange.max))
+        )
+    }
+
+    private static func readCoordinate(_ fields: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
+        try fields.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
+        return Coordinate(
+            latitude: try fields.requiredNumber("lat", in: PayloadValues.latitudeRange),
+            longitude: try fields.requiredNumber("lon", in: PayloadValues.longitudeRange)
+        )
+    }
+
+    private static func readStep(_ value: JSONValue, path: String, panel: Viewport, directory: URL) throws(JSONFieldError) -> ScriptStep {
+        let step = try JSONObjectReader(value, path: path)
+        try step.rejectUnknownFields(allowed: stepNames)
+        guard step.fields.count == 1, let name = step.fields.keys.first else {
+            throw JSONFieldError(path: path, value: value, allowed: "an object with exactly one step field")
+        }
+        switch name {
+        case "tap":
+            let tap = try step.requiredObject(name)
+            try tap.rejectUnknownFields(allowed: ["x", "y"])
+            return .tap(
+                x: try tap.requiredNumber("x", in: 0...Double(panel.width)),
+                y: try tap.requiredNumber("y", in: 0...Double(panel.height))
+            )
+        case "wait":
+            return .wait(seconds: try step.requiredNumber(name, in: 0...3600))
+        case "pan":
+            let pan = try step.requiredObject(name)
+            try pan.rejectUnknownFields(allowed: ["dx", "dy"])
+            let limit = Double(Viewport.maxDevicePixels)
+            return .pan(dx: try pan.requiredNumber("dx", in: -limit...limit), dy: try pan.requiredNumber("dy", in: -limit...limit))
+        case "zoomIn", "zoomOut", "stepBack", "newRoute":
+            guard step.fields[name] == .bool(true) else {
+                throw JSONFieldError(path: step.path(of: name), value: step.fields[name], allowed: "true")
+            }
+            switch name {
+            case "zoomIn": return .zoomIn
+            case "zoomOut": return .zoomOut
+            case "stepBack": return .stepBack
+            default: return .newRoute
+            }
+        case "plan":
+            let plan = try step.requiredObject(name)
+            try plan.rejectUnknownFields(allowed: ["journey"])
+            return .plan(journey: resolve(try plan.requiredNonEmptyString("journey"), in: directory))
+        case "geolocate":
+            let fix = try step.requiredObject(name)
+            return .geolocate(LocationFix(
+                coordinate: try readCoordinate(fix, extraFields: ["accuracy"]),
+                accuracyMetres: try fix.requiredNumber("accuracy", in: 0...100_000)
+            ))
+        case "placefinder":
+            let placefinder = try step.requiredObject(name)
+            try placefinder.rejectUnknownFields(allowed: ["file", "result"])
+            return .placefinder(
+                file: resolve(try placefinder.requiredNonEmptyString("file"), in: directory),
+                result: try placefinder.requiredInteger("result", in: 0...10_000)
+            )
+        case "photos":
+            let photos = try step.requiredObject(name)
+            try photos.rejectUnknownFields(allowed: ["file"])
+            return .photos(file: resolve(try photos.requiredNonEmptyString("file"), in: directory))
+        default:
+            return .stage(try step.requiredInteger(name, in: 1...10_000))
+        }
+    }
+
+    /// An absolute path as it is; a relative one inside `directory`.
+    private static func resolve(_ path: String, in directory: URL) -> URL {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+        return url.standardizedFileURL
+    }
+}
