@@ -1,0 +1,98 @@
+import Foundation
+import ImageCodec
+import Testing
+
+@Suite("mapframe snapshot")
+struct SnapshotCommandTests {
+    @Test("fixtures then snapshot writes a 320x480 PNG and one tile report line")
+    func singleFrame() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
+            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            #expect(result.status == 0, "\(result)")
+            let image = try workspace.image("out.png")
+            #expect(image.width == 320 && image.height == 480)
+            #expect(result.errorLines.count == 1, "\(result)")
+            let line = try #require(result.errorLines.first)
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: 0), "\(line)")
+        }
+    }
+
+    @Test("--out-dir writes DIR/<name>.png for each scene")
+    func severalFrames() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let names = ["alpha", "bravo", "charlie"]
+            let scenes = try [Scenes.scene(), Scenes.withMarkers, Scenes.scene(#""attribution": false"#)].enumerated().map { index, json in
+                try workspace.write(json, to: "scenes/\(names[index]).json")
+            }
+            let result = try runProgram(
+                Mapframe.executable(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")], in: workspace.directory
+            )
+            #expect(result.status == 0, "\(result)")
+            for name in names {
+                let image = try workspace.image("frames/\(name).png")
+                #expect(image.width == 320 && image.height == 480)
+            }
+            let written = try FileManager.default.contentsOfDirectory(atPath: workspace.path("frames")).sorted()
+            #expect(written == names.map { $0 + ".png" })
+            #expect(result.errorLines.count == 3, "\(result)")
+            for (line, name) in zip(result.errorLines, names) {
+                #expect(isTileReport(line, scene: "\(name).json", output: "\(name).png", missing: 0), "\(line)")
+            }
+        }
+    }
+
+    @Test("--scale 2 renders 640x960")
+    func retina() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
+            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--scale", "2", "--output", workspace.path("out.png"))
+            #expect(result.status == 0, "\(result)")
+            let image = try workspace.image("out.png")
+            #expect(image.width == 640 && image.height == 960)
+            let line = try #require(result.errorLines.first)
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: 0), "zoom 17 tiles should be used: \(line)")
+        }
+    }
+
+    @Test("a corrupt tile renders grey, is named in a warning, and the frame still succeeds")
+    func corruptTile() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let tile = slippyTile(latitude: 52.2055, longitude: 0.1414, zoom: 16)
+            let corrupt = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?",
+                           (b"this is not a PNG", int(sys.argv[2]), int(sys.argv[3])))
+                db.commit()
+                print(db.total_changes)
+                """,
+                cache, String(tile.x), String(tile.tmsRow),
+            ], in: workspace.directory)
+            try #require(corrupt.status == 0 && corrupt.standardOutput.hasPrefix("1"), "could not corrupt the tile: \(corrupt)")
+
+            let scene = try workspace.write(Scenes.scene(#""attribution": false"#), to: "scene.json")
+            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            #expect(result.status == 0, "\(result)")
+            let line = try #require(result.errorLines.first)
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: 1), "\(line)")
+            #expect(line.contains("16/\(tile.x)/\(tile.y)") && line.contains("undecodable"), "the warning should name the tile: \(line)")
+
+            // The camera's centre is inside the corrupt tile, at least 60 px from its edges.
+            let image = try workspace.image("out.png")
+            for y in stride(from: 190, through: 290, by: 5) {
+                for x in stride(from: 110, through: 210, by: 5) {
+                    #expect(image.pixel(x: x, y: y) == missingGrey, "(\(x), \(y)) is \(image.pixel(x: x, y: y))")
+                }
+            }
+            // The tile above it is intact.
+            #expect(image.pixel(x: 160, y: 10) != missingGrey)
+        }
+    }
+}

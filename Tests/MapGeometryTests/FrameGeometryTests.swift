@@ -1,0 +1,101 @@
+import Foundation
+import MapGeometry
+import Testing
+
+@Suite("Frame geometry and tile placement")
+struct FrameGeometryTests {
+    static let osmZooms = ZoomRange(min: 0, max: 19)
+
+    @Test("the camera's centre is the frame's centre", arguments: Places.spread, [3.0, 16, 17.5])
+    func centreIsCentre(place: Coordinate, zoom: Double) {
+        let frame = FrameGeometry(camera: Camera(center: place, zoom: zoom), viewport: .iPhone)
+        let world = Slippy.worldPixel(latitude: place.latitude, longitude: place.longitude, zoom: zoom)
+        // The frame's corner snaps to a whole pixel, so the centre may move by up to half a pixel.
+        #expect(abs(world.x - frame.origin.x - 160) <= 0.5)
+        #expect(abs(world.y - frame.origin.y - 240) <= 0.5)
+        let pixel = frame.pixel(for: place)
+        #expect(abs(pixel.x - 160) <= 0.5 && abs(pixel.y - 240) <= 0.5)
+    }
+
+    @Test("tiles cover the viewport exactly, once each", arguments: [
+        Camera(center: Places.cambridge, zoom: 16),
+        Camera(center: Places.cambridge, zoom: 12),
+        Camera(center: Coordinate(latitude: -33.8688, longitude: 151.2093), zoom: 9),
+        Camera(center: Places.cambridge, zoom: 15.5),
+    ])
+    func exactCover(camera: Camera) {
+        let frame = FrameGeometry(camera: camera, viewport: .iPhone)
+        let tileZoom = Int(camera.zoom.rounded(.down))
+        #expect(coverProblems(of: frame, in: Self.osmZooms, expectedTileZoom: tileZoom) == [])
+        for placement in frame.tilePlacements(in: Self.osmZooms) {
+            #expect(placement.tile.z == tileZoom)
+            #expect(isClose(placement.rect.width, 256 * pow(2, camera.zoom - Double(tileZoom)), within: 1e-9))
+        }
+    }
+
+    @Test("at a whole zoom, tiles are drawn unscaled on whole pixels")
+    func wholeZoomTilesAreUnscaled() {
+        let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 16), viewport: .iPhone)
+        let placements = frame.tilePlacements(in: Self.osmZooms)
+        #expect(!placements.isEmpty)
+        for placement in placements {
+            #expect(placement.rect.width == 256 && placement.rect.height == 256)
+            #expect(placement.rect.minX == placement.rect.minX.rounded() && placement.rect.minY == placement.rect.minY.rounded())
+        }
+    }
+
+    @Test("columns wrap across the antimeridian", arguments: [179.95, -179.95])
+    func wrapsAcrossAntimeridian(longitude: Double) {
+        let frame = FrameGeometry(camera: Camera(center: Coordinate(latitude: 0, longitude: longitude), zoom: 3), viewport: .iPhone)
+        let placements = frame.tilePlacements(in: Self.osmZooms)
+        let columns = Set(placements.map(\.tile.x))
+        // Zoom 3 has columns 0...7: a frame centred on the date line shows the last and the first.
+        #expect(columns == [7, 0])
+        // The world's edge (longitude 180 = -180) lies at this device x in the frame.
+        let edgeX = (longitude > 0 ? 2048 : 0) - frame.origin.x
+        for placement in placements {
+            #expect(placement.tile.x == (placement.rect.minX >= edgeX ? 0 : 7))
+        }
+        #expect(coverProblems(of: frame, in: Self.osmZooms, expectedTileZoom: 3) == [])
+    }
+
+    @Test("rows beyond the poles are left out", arguments: [85.0, -85.0])
+    func skipsRowsBeyondPoles(latitude: Double) {
+        let frame = FrameGeometry(camera: Camera(center: Coordinate(latitude: latitude, longitude: 10), zoom: 1), viewport: .iPhone)
+        let placements = frame.tilePlacements(in: Self.osmZooms)
+        #expect(!placements.isEmpty)
+        #expect(placements.allSatisfy { (0..<2).contains($0.tile.y) && (0..<2).contains($0.tile.x) })
+        // The camera is near a pole, so about half of the frame is beyond it and must stay uncovered.
+        #expect(coverProblems(of: frame, in: Self.osmZooms, expectedTileZoom: 1) == [])
+    }
+
+    @Test("scale 2 draws tiles one zoom deeper at 256 device pixels")
+    func retinaUsesDeeperTiles() {
+        let viewport = Viewport(width: 320, height: 480, scale: 2)
+        let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 15), viewport: viewport)
+        #expect(frame.deviceZoom == 16)
+        let placements = frame.tilePlacements(in: Self.osmZooms)
+        #expect(placements.allSatisfy { $0.tile.z == 16 && $0.rect.width == 256 && $0.rect.height == 256 })
+        #expect(coverProblems(of: frame, in: Self.osmZooms, expectedTileZoom: 16) == [])
+        let world = Slippy.worldPixel(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude, zoom: 16)
+        #expect(abs(world.x - frame.origin.x - 320) <= 0.5 && abs(world.y - frame.origin.y - 480) <= 0.5)
+    }
+
+    @Test("scale 2 at a source's deepest zoom scales its tiles up to 512 device pixels")
+    func retinaAtDeepestZoomUpscales() {
+        let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 15), viewport: Viewport(width: 320, height: 480, scale: 2))
+        let shallow = ZoomRange(min: 0, max: 15)
+        let placements = frame.tilePlacements(in: shallow)
+        #expect(placements.allSatisfy { $0.tile.z == 15 && $0.rect.width == 512 })
+        #expect(coverProblems(of: frame, in: shallow, expectedTileZoom: 15) == [])
+    }
+
+    @Test("device pixels map back to the coordinates they show")
+    func pixelRoundTrip() {
+        let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 16), viewport: .iPhone)
+        for point in [PixelPoint(x: 0, y: 0), PixelPoint(x: 319.5, y: 12.25), PixelPoint(x: 160, y: 479)] {
+            let back = frame.pixel(for: frame.coordinate(at: point))
+            #expect(isClose(back.x, point.x, within: 1e-6) && isClose(back.y, point.y, within: 1e-6))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ImageCodec
+import MapGeometry
+import MapRender
+import Testing
+
+@Suite("The route line on rendered pixels")
+struct RouteRenderTests {
+    /// A horizontal route through the camera's centre, about 47 px (at zoom 16) each side of it.
+    static let horizontalRoute = [
+        Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude - 0.001),
+        Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude + 0.001),
+    ]
+
+    @Test("the centreline is #CC33FF at 0.6 over the map", arguments: [Background.white, Background.light], [1, 2])
+    func centrelineColour(background: RGBA, scale: Int) throws {
+        let scene = fixedScene(scale: scale, route: Self.horizontalRoute)
+        let frame = try render(scene, over: SolidTiles(background))
+        let image = frame.canvas.image()
+        let centre = frame.geometry.pixel(for: Places.cambridge)
+        let expected = blend(Spec.routeColour, alpha: Spec.routeAlpha, over: background)
+        // The pixel row just above the line's centre lies wholly inside the line.
+        let row = Int(centre.y.rounded(.down))
+        for x in [Int(centre.x) - 20, Int(centre.x), Int(centre.x) + 20] {
+            let actual = image.pixel(x: x, y: row)
+            #expect(isNear(actual, expected), "pixel (\(x), \(row)) is \(actual); expected \(expected) over \(background)")
+        }
+    }
+
+    @Test("the line is 4 px wide at scale 1 and 8 px at scale 2", arguments: [1, 2], [Background.white, Background.light])
+    func lineWidth(scale: Int, background: RGBA) throws {
+        let frame = try render(fixedScene(scale: scale, route: Self.horizontalRoute), over: SolidTiles(background))
+        let image = frame.canvas.image()
+        let centre = frame.geometry.pixel(for: Places.cambridge)
+        let full = blend(Spec.routeColour, alpha: Spec.routeAlpha, over: background)
+        let expectedWidth = Spec.routeWidth * Double(scale)
+        let rows = Int(centre.y) - 3 * Int(expectedWidth)...Int(centre.y) + 3 * Int(expectedWidth)
+        for x in [Int(centre.x) - 30, Int(centre.x), Int(centre.x) + 30] {
+            // Each row's share of line colour, from the green channel (the one the blend moves
+            // most); their sum is the line's width whatever its sub-pixel position.
+            let coverage = rows.map { y in
+                Double(Int(background.green) - Int(image.pixel(x: x, y: y).green)) / Double(Int(background.green) - Int(full.green))
+            }
+            let width = coverage.reduce(0, +)
+            #expect(abs(width - expectedWidth) <= 0.5, "column \(x): the line is \(width) px wide; expected \(expectedWidth)")
+            let touched = rows.filter { image.pixel(x: x, y: $0) != background }
+            #expect(touched.count <= Int(expectedWidth) + 1, "column \(x): \(touched.count) rows are coloured")
+            let solid = rows.filter { isNear(image.pixel(x: x, y: $0), full) }
+            #expect(solid.count >= Int(expectedWidth) - 1, "column \(x): only \(solid.count) rows are the full line colour")
+        }
+    }
+
+    @Test("butt caps: the line stops at its end points")
+    func buttCaps() throws {
+        let frame = try render(fixedScene(route: Self.horizontalRoute), over: SolidTiles(Background.white))
+        let image = frame.canvas.image()
+        let start = frame.geometry.pixel(for: Self.horizontalRoute[0]), end = frame.geometry.pixel(for: Self.horizontalRoute[1])
+        let row = Int(start.y.rounded(.down))
+        #expect(image.pixel(x: Int(start.x.rounded(.down)) - 2, y: row) == Background.white)
+        #expect(image.pixel(x: Int(start.x.rounded(.up)) + 1, y: row) != Background.white)
+        #expect(image.pixel(x: Int(end.x.rounded(.up)) + 1, y: row) == Background.white)
+        #expect(image.pixel(x: Int(end.x.rounded(.down)) - 2, y: row) != Background.white)
+    }
+
+    @Test("where the route crosses a marker, the route is drawn over it")
+    func routeAboveMarker() throws {
+        var scene = fixedScene(start: Places.cambridge)
+        let frame = geometry(of: scene)
+        let tip = anchorPixel(of: Places.cambridge, in: frame)
+        // A horizontal route 15 px above the marker's tip, through the marker's body; its
+        // centre lies on a pixel boundary, so rows tip-17...tip-14 are wholly covered.
+        let routeY = Double(tip.y - 15)
+        scene.route = [frame.coordinate(at: PixelPoint(x: 0, y: routeY)), frame.coordinate(at: PixelPoint(x: 320, y: routeY))]
+        let image = try render(scene, over: SolidTiles(Background.light)).canvas.image()
+
+        let routeOverMarker = blend(Spec.routeColour, alpha: Spec.routeAlpha, over: Spec.startFill)
+        let row = PixelBox(minX: tip.x - Spec.wispExtent.left, minY: tip.y - 16, maxX: tip.x + Spec.wispExtent.right, maxY: tip.y - 16)
+        let blended = image.pixels(in: row) { isNear($0, routeOverMarker) }
+        let bareMarker = image.pixels(in: row) { isNear($0, Spec.startFill, within: 8) }
+        #expect(blended.count >= 3, "no pixel on the crossing shows the route blended over the marker (\(routeOverMarker))")
+        #expect(bareMarker.isEmpty, "the marker is drawn over the route at \(bareMarker.map { "(\($0.x), \($0.y))" })")
+    }
+}

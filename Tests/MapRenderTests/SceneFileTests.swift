@@ -1,0 +1,137 @@
+import Foundation
+import MapGeometry
+import MapRender
+import Testing
+import TileStore
+
+@Suite("Scene files")
+struct SceneFileTests {
+    static func parse(_ json: String) throws -> Scene {
+        try SceneFile.parse(Data(json.utf8), name: "scene.json", catalog: .builtin)
+    }
+
+    @Test("a full scene parses, with [lon, lat] route positions")
+    func fullScene() throws {
+        let scene = try Self.parse("""
+            {
+              "size": {"width": 320, "height": 480}, "scale": 2, "style": "opencyclemap",
+              "camera": {"fit": "all", "padding": 24},
+              "start": {"lat": 52.2055, "lon": 0.1414}, "finish": {"lat": 52.2092, "lon": 0.1428},
+              "route": {"coordinates": [[0.1414, 52.2055], [0.1402, 52.2061], [0.1428, 52.2092]]},
+              "photos": [{"lat": 52.207, "lon": 0.141, "id": 7, "caption": "Bridge"}, {"lat": 52.208, "lon": 0.142}],
+              "location": {"lat": 52.206, "lon": 0.142, "accuracy": 65},
+              "attribution": "legacy"
+            }
+            """)
+        #expect(scene.viewport == Viewport(width: 320, height: 480, scale: 2))
+        #expect(scene.style == "opencyclemap")
+        #expect(scene.camera == .fitAll(padding: 24))
+        #expect(scene.start == Coordinate(latitude: 52.2055, longitude: 0.1414))
+        #expect(scene.finish == Coordinate(latitude: 52.2092, longitude: 0.1428))
+        #expect(scene.route == [
+            Coordinate(latitude: 52.2055, longitude: 0.1414), Coordinate(latitude: 52.2061, longitude: 0.1402),
+            Coordinate(latitude: 52.2092, longitude: 0.1428),
+        ])
+        #expect(scene.photos == [
+            Scene.Photo(id: 7, coordinate: Coordinate(latitude: 52.207, longitude: 0.141), caption: "Bridge"),
+            Scene.Photo(id: 1, coordinate: Coordinate(latitude: 52.208, longitude: 0.142)),
+        ])
+        #expect(scene.location == Scene.Location(coordinate: Coordinate(latitude: 52.206, longitude: 0.142), accuracy: 65))
+        #expect(scene.attribution == .legacy)
+    }
+
+    @Test("a fixed camera and the defaults")
+    func fixedCameraAndDefaults() throws {
+        let scene = try Self.parse(#"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16.5}}"#)
+        #expect(scene.camera == .fixed(Camera(center: Coordinate(latitude: 52.2, longitude: 0.14), zoom: 16.5)))
+        #expect(scene.viewport == Viewport(width: 320, height: 480, scale: 1))
+        #expect(scene.style == "osm" && scene.attribution == .current)
+        #expect(scene.start == nil && scene.route.isEmpty && scene.photos.isEmpty && scene.location == nil)
+    }
+
+    /// A bad scene and what its error must mention: the field, the value and what is allowed.
+    struct BadScene: CustomTestStringConvertible, Sendable {
+        let name: String
+        let json: String
+        let mustMention: [String]
+        var testDescription: String { name }
+    }
+
+    static let camera = #""camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16}"#
+
+    static let badScenes: [BadScene] = [
+        BadScene(name: "malformed JSON", json: #"{"camera": {"center": "#, mustMention: ["scene.json", "malformed JSON"]),
+        BadScene(name: "not an object", json: "[1, 2]", mustMention: ["document", "an object"]),
+        BadScene(name: "unknown top-level field", json: #"{\#(camera), "colour": "red"}"#, mustMention: ["colour", "unknown field", "attribution"]),
+        BadScene(
+            name: "unknown camera field", json: #"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16, "bearing": 90}}"#,
+            mustMention: ["camera.bearing", "unknown field", "zoom"]
+        ),
+        BadScene(name: "unknown start field", json: #"{\#(camera), "start": {"lat": 52.2, "lon": 0.14, "alt": 3}}"#, mustMention: ["start.alt", "unknown field", "lat, lon"]),
+        BadScene(name: "latitude beyond 85.0511", json: #"{\#(camera), "start": {"lat": 86, "lon": 0.14}}"#, mustMention: ["start.lat", "86", "-85.0511...85.0511"]),
+        BadScene(
+            name: "camera latitude beyond 85.0511", json: #"{"camera": {"center": {"lat": -85.1, "lon": 0}, "zoom": 3}}"#,
+            mustMention: ["camera.center.lat", "-85.1", "-85.0511...85.0511"]
+        ),
+        BadScene(name: "longitude beyond 180", json: #"{\#(camera), "finish": {"lat": 52.2, "lon": 181}}"#, mustMention: ["finish.lon", "181", "-180...180"]),
+        BadScene(
+            name: "route latitude out of range", json: #"{\#(camera), "route": {"coordinates": [[0.14, 52.2], [0.15, 91]]}}"#,
+            mustMention: ["route.coordinates[1][1]", "91", "-85.0511...85.0511"]
+        ),
+        BadScene(name: "zoom beyond the style", json: #"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 20}}"#, mustMention: ["camera.zoom", "20", "0...19"]),
+        BadScene(name: "negative zoom", json: #"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": -1}}"#, mustMention: ["camera.zoom", "-1", "0...19"]),
+        BadScene(name: "wider than 4096 px", json: #"{\#(camera), "size": {"width": 5000, "height": 480}}"#, mustMention: ["size.width", "5000", "1...4096"]),
+        BadScene(
+            name: "2500 px wide at scale 2", json: #"{\#(camera), "scale": 2, "size": {"width": 2500, "height": 480}}"#,
+            mustMention: ["size.width", "2500", "1...2048"]
+        ),
+        BadScene(name: "scale 3", json: #"{\#(camera), "scale": 3}"#, mustMention: ["scale", "3", "1...2"]),
+        BadScene(name: "too many route points", json: #"{\#(camera), "route": {"coordinates": [\#(routePositions(100_001))]}}"#, mustMention: ["route.coordinates", "100001", "100000"]),
+        BadScene(name: "unknown style", json: #"{\#(camera), "style": "satellite"}"#, mustMention: ["style", "satellite", "opencyclemap, osm"]),
+        BadScene(name: "fit with nothing to fit", json: #"{"camera": {"fit": "all"}}"#, mustMention: ["camera.fit", "all", "nothing to fit"]),
+        BadScene(name: "missing camera", json: #"{"style": "osm"}"#, mustMention: ["camera", "missing"]),
+        BadScene(
+            name: "location without accuracy", json: #"{\#(camera), "location": {"lat": 52.2, "lon": 0.14}}"#,
+            mustMention: ["location.accuracy", "missing", "0.1...100000"]
+        ),
+    ]
+
+    /// `count` route positions as JSON array items.
+    static func routePositions(_ count: Int) -> String {
+        (0..<count).map { "[0.\(1000 + $0 % 500), 52.2]" }.joined(separator: ",")
+    }
+
+    @Test("a bad scene is refused, naming the field, the value and what is allowed", arguments: badScenes)
+    func badScene(bad: BadScene) {
+        do {
+            let scene = try Self.parse(bad.json)
+            Issue.record("\(bad.name) parsed as \(scene)")
+        } catch {
+            let message = String(describing: error)
+            for word in bad.mustMention {
+                #expect(message.contains(word), "\"\(message)\" does not mention \(word)")
+            }
+        }
+    }
+
+    @Test("exactly 100,000 route points are allowed")
+    func routePointLimit() throws {
+        let scene = try Self.parse(#"{\#(Self.camera), "route": {"coordinates": [\#(Self.routePositions(100_000))]}}"#)
+        #expect(scene.route.count == 100_000)
+    }
+
+    @Test("rescaling checks the 4096 px limit", arguments: [(2048, true), (2049, false)])
+    func rescaling(width: Int, allowed: Bool) throws {
+        let scene = try Self.parse(#"{\#(Self.camera), "size": {"width": \#(width), "height": 100}}"#)
+        do {
+            let scaled = try SceneFile.scene(scene, name: "scene.json", atScale: 2)
+            #expect(allowed && scaled.viewport.pixelWidth == 2 * width)
+        } catch {
+            #expect(!allowed, "\(error)")
+            let message = String(describing: error)
+            for word in ["size", "\(width)x100", "\(2 * width)", "4096"] {
+                #expect(message.contains(word), "\"\(message)\" does not mention \(word)")
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ImageCodec
+import MapGeometry
+import Testing
+import TileStore
+
+@Suite("MBTiles cache files")
+struct MBTilesCacheTests {
+    static let cambridge = TileID(z: 16, x: 32793, y: 21586)
+
+    @Test("stored tiles read back byte for byte, and the file keeps TMS rows")
+    func roundTripWithTMSRows() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("tiles.mbtiles").path
+            let tiles = [Self.cambridge, TileID(z: 0, x: 0, y: 0), TileID(z: 3, x: 2, y: 1)]
+            let payloads = tiles.enumerated().map { index, _ in randomBytes(count: 100 + index, seed: UInt64(index + 1)) }
+            let cache = try MBTilesCache(creatingIfNeeded: path)
+            for (tile, payload) in zip(tiles, payloads) { try cache.store(payload, for: tile) }
+
+            for (tile, payload) in zip(tiles, payloads) {
+                #expect(try cache.tileData(for: tile) == payload)
+            }
+            #expect(try cache.tileCount() == 3)
+            #expect(try cache.tileData(for: TileID(z: 3, x: 2, y: 2)) == nil)
+
+            // Another reader sees TMS rows: 2^z - 1 - y, so 65535 - 21586 = 43949 for Cambridge.
+            let rows = try RawSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY zoom_level")
+            #expect(rows.map { Array($0.prefix(3)) } == [["0", "0", "0"], ["3", "2", "6"], ["16", "32793", "43949"]])
+            let hexOfCambridge = payloads[0].map { String(format: "%02X", $0) }.joined()
+            #expect(rows.last?.last == hexOfCambridge)
+        }
+    }
+
+    @Test("a tile written by another program at a TMS row is read at its XYZ address")
+    func readsTMSRowsWrittenElsewhere() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("tiles.mbtiles").path
+            _ = try MBTilesCache(creatingIfNeeded: path)
+            try RawSQLite.execute(path, "INSERT INTO tiles VALUES (16, 32793, 43949, X'CAFE'); INSERT INTO tiles VALUES (2, 1, 0, X'BEEF');")
+            let cache = try MBTilesCache(openingExisting: path)
+            #expect(try cache.tileData(for: Self.cambridge) == Data([0xCA, 0xFE]))
+            // TMS row 0 at zoom 2 is the southernmost row: XYZ y = 3.
+            #expect(try cache.tileData(for: TileID(z: 2, x: 1, y: 3)) == Data([0xBE, 0xEF]))
+            #expect(try cache.tileData(for: TileID(z: 2, x: 1, y: 0)) == nil)
+        }
+    }
+
+    @Test("metadata is stored in the MBTiles metadata table and survives reopening")
+    func metadataRoundTrip() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("tiles.mbtiles").path
+            let values = ["name": "Test tiles", "format": "png", "minzoom": "12", "maxzoom": "16", "attribution": "© test, 2 lines\nsecond"]
+            try MBTilesCache(creatingIfNeeded: path).setMetadata(values)
+            try MBTilesCache(creatingIfNeeded: path).setMetadata(["maxzoom": "17"])
+
+            var expected = values
+            expected["maxzoom"] = "17"
+            #expect(try MBTilesCache(openingExisting: path).metadata() == expected)
+            let rows = try RawSQLite.query(path, "SELECT name, value FROM metadata ORDER BY name")
+            #expect(rows == expected.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
+        }
+    }
+
+    @Test("opening a file that does not exist is a missingFile error")
+    func missingFile() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("absent.mbtiles").path
+            #expect(throws: CacheError.missingFile(path: path)) { try MBTilesCache(openingExisting: path) }
+            #expect(!FileManager.default.fileExists(atPath: path), "opening must not create the file")
+        }
+    }
+
+    @Test("a text file is not an MBTiles file, and the message says so")
+    func textFileIsNotMBTiles() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("notes.mbtiles").path
+            try Data("These are my notes, not a database.\n".utf8).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: CacheError.self) { try MBTilesCache(openingExisting: path) }
+            guard case .notMBTiles(let reportedPath, _) = error else {
+                Issue.record("expected notMBTiles, got \(String(describing: error))")
+                return
+            }
+            #expect(reportedPath == path)
+            let message = try #require(error).description
+            #expect(message.contains(path) && message.contains("is not an MBTiles file"), "\(message)")
+            #expect(message.contains("not a database"), "the message should give SQLite's reason: \(message)")
+        }
+    }
+
+    @Test("an SQLite file without the MBTiles tables is refused, naming the missing tables", arguments: [
+        ("CREATE TABLE places (name TEXT);", "no metadata or tiles table"),
+        ("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);", "no metadata table"),
+    ])
+    func sqliteWithoutTables(schema: String, reason: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("other.sqlite").path
+            try RawSQLite.execute(path, schema)
+            let error = #expect(throws: CacheError.self) { try MBTilesCache(openingExisting: path) }
+            #expect(error == .notMBTiles(path: path, reason: reason))
+            let message = error?.description ?? ""
+            #expect(message.contains(path) && message.contains(reason) && message.contains("tables tiles and metadata"), "\(message)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MapGeometry
+import Testing
+import TileStore
+
+@Suite("Tile source (style) definitions")
+struct TileSourceTests {
+    @Test("the built-in catalogue has osm and opencyclemap")
+    func builtinNames() {
+        #expect(StyleCatalog.builtin.names == ["opencyclemap", "osm"])
+    }
+
+    @Test("osm: today's HTTPS URL without subdomains, zoom 0...19, one attribution line")
+    func osm() throws {
+        let osm = try #require(StyleCatalog.builtin["osm"])
+        #expect(osm.urlTemplate == "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        #expect(osm.zoomRange == ZoomRange(min: 0, max: 19))
+        #expect(osm.tileSize == 256)
+        #expect(osm.apiKeyEnvironmentVariable == nil)
+        #expect(osm.attribution == "© OpenStreetMap contributors")
+        #expect(osm.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA")
+    }
+
+    @Test("opencyclemap: two attribution lines, and its key comes from the environment")
+    func openCycleMap() throws {
+        let ocm = try #require(StyleCatalog.builtin["opencyclemap"])
+        #expect(ocm.attribution.split(separator: "\n").count == 2)
+        #expect(ocm.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA;\nMap images (c) OpenCycleMap")
+        let keyVariable = try #require(ocm.apiKeyEnvironmentVariable)
+        #expect(!keyVariable.isEmpty)
+        // The template holds a placeholder, never a key.
+        #expect(ocm.urlTemplate.hasPrefix("https://tile.thunderforest.com/cycle/{z}/{x}/{y}"))
+        #expect(ocm.urlTemplate.hasSuffix("apikey={apikey}"))
+        #expect(ocm.retinaURLTemplate?.contains("@2x") == true)
+    }
+
+    @Test("a minimal definition parses, with defaults for the optional fields")
+    func minimalDefinition() throws {
+        let json = #"{"name": "plain", "url": "https://example.org/{z}/{x}/{y}.png", "minZoom": 2, "maxZoom": 14, "attribution": "Example"}"#
+        let source = try TileSource(json: Data(json.utf8), documentName: "plain.json")
+        #expect(source.name == "plain" && source.title == "plain" && source.tileSize == 256)
+        #expect(source.zoomRange == ZoomRange(min: 2, max: 14))
+        #expect(source.retinaURLTemplate == nil && source.apiKeyEnvironmentVariable == nil)
+    }
+
+    /// A bad definition and the words its error message must contain: the field, the value
+    /// and what is allowed.
+    struct BadStyle: CustomTestStringConvertible, Sendable {
+        let name: String
+        let json: String
+        let mustMention: [String]
+        var testDescription: String { name }
+    }
+
+    static let base = #""name": "plain", "url": "https://example.org/{z}/{x}/{y}.png", "attribution": "Example""#
+
+    static let badStyles = [
+        BadStyle(name: "unknown field", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "colour": "red"}"#, mustMention: ["colour", "unknown field", "maxZoom"]),
+        BadStyle(name: "zoom beyond 24", json: #"{\#(base), "minZoom": 0, "maxZoom": 30}"#, mustMention: ["maxZoom", "30", "0...24"]),
+        BadStyle(name: "fractional zoom", json: #"{\#(base), "minZoom": 0.5, "maxZoom": 19}"#, mustMention: ["minZoom", "0.5", "whole number"]),
+        BadStyle(name: "zooms the wrong way round", json: #"{\#(base), "minZoom": 12, "maxZoom": 4}"#, mustMention: ["maxZoom", "4", "12"]),
+        BadStyle(name: "missing zoom", json: #"{\#(base), "minZoom": 0}"#, mustMention: ["maxZoom", "missing"]),
+        BadStyle(
+            name: "URL without {x}",
+            json: #"{"name": "plain", "url": "https://example.org/{z}/{y}.png", "attribution": "A", "minZoom": 0, "maxZoom": 19}"#,
+            mustMention: ["url", "https://example.org/{z}/{y}.png", "{x}"]
+        ),
+        BadStyle(name: "bad name", json: #"{"name": "Plain Map", "url": "https://e.org/{z}/{x}/{y}", "attribution": "A", "minZoom": 0, "maxZoom": 1}"#, mustMention: ["name", "Plain Map", "lower-case"]),
+        BadStyle(name: "malformed JSON", json: #"{"name": "plain", "#, mustMention: ["bad.json", "malformed JSON"]),
+    ]
+
+    @Test("a bad definition is refused, naming the field, the value and what is allowed", arguments: badStyles)
+    func badDefinition(style: BadStyle) {
+        do {
+            let source = try TileSource(json: Data(style.json.utf8), documentName: "bad.json")
+            Issue.record("\(style.name) parsed as \(source)")
+        } catch {
+            for word in style.mustMention {
+                #expect(error.description.contains(word), "\"\(error.description)\" does not mention \(word)")
+            }
+        }
+    }
+}
