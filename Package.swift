@@ -18,9 +18,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // libpng reports errors with longjmp, which Swift cannot cross, so the codec lives in C.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        // curl_easy_setopt is variadic, which Swift cannot call; typed wrappers live in C.
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         .target(name: "MapGeometry"),
         .target(name: "StrictJSON"),
@@ -32,11 +35,12 @@ let package = Package(
             sources: ["BuiltinStyles.swift"],
             resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")]
         ),
-        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "BuiltinStyles", "StrictJSON"]),
+        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"]),
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
         .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
-        .target(name: "Screens", dependencies: ["MapGeometry", "CLibXML2"]),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2"]),
+        .target(name: "UpstreamSimulator"),
         .target(
             name: "MapFrameCLI",
             dependencies: [
@@ -59,7 +63,8 @@ let package = Package(
             name: "GoldenTests",
             dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Fixtures"]),
+        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
     ]
 )

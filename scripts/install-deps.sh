@@ -8,6 +8,7 @@ packages=(
   libcairo2-dev      # drawing
   libpng-dev         # PNG decode and encode
   libsqlite3-dev     # the MBTiles cache
+  libcurl4-openssl-dev  # fetching tiles upstream
   libxml2-dev        # CycleStreets XML and GPX
   fontconfig fonts-dejavu-core  # DejaVu Sans for labels
   python3            # a second MBTiles reader in the tests

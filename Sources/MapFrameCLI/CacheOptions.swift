@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
+import MapRender
+import StrictJSON
 import TileStore
 
-/// The options that pick the tile cache, shared by every command that renders.
+/// The options that pick the tile caches, the styles and how tiles are fetched, shared by every
+/// command that reads or fills a cache.
 struct CacheOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The MBTiles file to draw tiles from, for every style.", valueName: "file.mbtiles"))
+    @Option(name: .long, help: ArgumentHelp("The MBTiles file to use for every style (it must exist).", valueName: "file.mbtiles"))
     var cache: String?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
-        "The directory holding one <style>.mbtiles per style (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).",
+        "The directory holding one <style>.mbtiles per style, created as needed (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).",
         valueName: "dir"
     ))
     var cacheDirectory: String?
@@ -16,14 +19,70 @@ struct CacheOptions: ParsableArguments {
     @Flag(help: "Never contact a tile server; draw only cached tiles.")
     var offline = false
 
+    @Option(name: .customLong("user-agent"), help: ArgumentHelp(
+        "The User-Agent sent to tile servers; name your application and a contact, as tile usage policies ask.",
+        valueName: "agent"
+    ))
+    var userAgent: String?
+
+    @Option(name: .customLong("style-file"), help: ArgumentHelp("Add a tile source from a style JSON file (repeatable).", valueName: "style.json"))
+    var styleFiles: [String] = []
+
+    @Option(name: .customLong("cache-limit"), help: ArgumentHelp(
+        "Keep each cache under this many tiles (such as 5000) or bytes (such as 200MB); least recently used tiles are purged.",
+        valueName: "limit"
+    ))
+    var cacheLimit: CacheLimitArgument?
+
     func validate() throws {
         if cache != nil, cacheDirectory != nil {
             throw ValidationError("--cache and --cache-dir are alternatives; give one of them")
+        }
+        if let userAgent, userAgent.trimmingCharacters(in: .whitespaces).isEmpty || userAgent.contains(where: \.isNewline) {
+            throw ValidationError("--user-agent: must be one non-empty line")
         }
     }
 
     var location: CacheLocation {
         if let cache { return .file(cache) }
         return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
+    }
+
+    /// The built-in styles plus any `--style-file`s.
+    func catalog() throws -> StyleCatalog {
+        do {
+            return try StyleCatalog.loading(styleFiles: styleFiles)
+        } catch {
+            throw InputError(description: "--style-file: \(error.description)")
+        }
+    }
+
+    /// The upstream fetcher, or nil when `--offline`.
+    func fetcher(maxConnectionsPerHost: Int = 2) -> TileFetcher? {
+        guard !offline else { return nil }
+        var policy = FetchPolicy(maxConnectionsPerHost: maxConnectionsPerHost)
+        if let userAgent { policy.userAgent = userAgent }
+        return TileFetcher(policy: policy, userAgentOverridden: userAgent != nil)
+    }
+
+    func session() throws -> SnapshotSession {
+        SnapshotSession(catalog: try catalog(), cacheLocation: location, fetcher: fetcher(), capacity: cacheLimit?.capacity)
+    }
+}
+
+/// `5000` (tiles) or `200MB` / `1.5GB` / `512KB` (bytes).
+struct CacheLimitArgument: ExpressibleByArgument {
+    let capacity: CacheCapacity
+
+    init?(argument: String) {
+        let text = argument.uppercased().trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("B", 1)]
+        if let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) }) {
+            guard let value = Double(text.dropLast(suffix.count)), value > 0 else { return nil }
+            capacity = CacheCapacity(maxBytes: Int(value * factor))
+        } else {
+            guard let tiles = Int(text), tiles > 0 else { return nil }
+            capacity = CacheCapacity(maxTiles: tiles)
+        }
     }
 }

@@ -74,11 +74,11 @@ struct GoldensCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: scenes, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError(description: "scenes-dir: \(scenes) is not a directory")
         }
-        let session = SnapshotSession(catalog: .builtin, cacheLocation: cacheOptions.location)
+        let session = try cacheOptions.session()
         return GoldenSuite(
             scenesDirectory: URL(fileURLWithPath: scenes), goldensDirectory: URL(fileURLWithPath: goldens)
         ) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).canvas.image()
+            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
         }
     }
 }

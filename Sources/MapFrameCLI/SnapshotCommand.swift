@@ -40,7 +40,7 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = SnapshotSession(catalog: .builtin, cacheLocation: cacheOptions.location)
+        let session = try cacheOptions.session()
         // Every scene is checked before any frame is written, so a bad file costs nothing.
         let parsed = try scenes.map { path throws -> (URL, Scene) in
             let url = URL(fileURLWithPath: path)
@@ -48,11 +48,16 @@ struct SnapshotCommand: ParsableCommand {
             if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
             return (url, scene)
         }
+        // Every scene's cache is opened before any frame is written too, so a missing or broken
+        // cache for a later scene's style costs no frames either.
+        for (_, scene) in parsed {
+            if let source = session.catalog[scene.style] { _ = try session.store(for: source) }
+        }
         if let outputDirectory {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         }
         for (url, scene) in parsed {
-            let frame = try session.render(scene)
+            let (frame, fills) = try session.render(scene)
             let destination = output.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
             do {
@@ -60,15 +65,16 @@ struct SnapshotCommand: ParsableCommand {
             } catch {
                 throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
             }
-            FileHandle.standardError.write(Data((FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame) + "\n").utf8))
+            FileHandle.standardError.write(Data((FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame, fills: fills) + "\n").utf8))
         }
     }
 }
 
 /// The one-line account of a frame's tiles that `snapshot` prints to standard error.
 enum FrameReport {
-    static func line(scene: String, output: String, frame: RenderedFrame) -> String {
-        var line = "\(scene) -> \(output): \(frame.tileCount) tiles, \(frame.missingTiles.count) missing"
+    static func line(scene: String, output: String, frame: RenderedFrame, fills: TileFillReport) -> String {
+        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(fills.cached) cached, \(fills.fetched) fetched, "
+            + "\(fills.revalidated) revalidated, \(fills.stale) stale, \(fills.failed) failed; \(frame.missingTiles.count) missing"
         if !frame.missingTiles.isEmpty {
             let shown = frame.missingTiles.prefix(8).map(\.description).joined(separator: ", ")
             line += " (drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : ""))"

@@ -18,6 +18,17 @@ public final class FrameRenderer {
 
     public init() {}
 
+    /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
+    public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
+        let overlays = overlayPainters(for: scene, source: source)
+        return FrameGeometry(camera: camera(for: scene, overlays: overlays, zoomRange: source.zoomRange), viewport: scene.viewport)
+    }
+
+    /// The tiles `scene` needs.
+    public static func tiles(for scene: Scene, source: TileSource) -> [TileID] {
+        geometry(for: scene, source: source).tilePlacements(in: source.zoomRange).map(\.tile)
+    }
+
     /// Renders `scene` with tiles of `source` from `tiles`.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)

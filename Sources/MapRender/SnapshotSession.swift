@@ -3,34 +3,81 @@ import ImageCodec
 import MapGeometry
 import TileStore
 
-/// Renders scene files against MBTiles caches, reusing open caches, decoded tiles and marker
-/// sprites across frames. The CLI's `snapshot` and `goldens` commands both render through it.
+/// How a frame's tiles were come by.
+public struct TileFillReport: Sendable, Equatable {
+    public var cached = 0
+    public var fetched = 0
+    public var revalidated = 0
+    public var stale = 0
+    public var failed = 0
+
+    public init() {}
+
+    mutating func count(_ fill: TileFill) {
+        switch fill {
+        case .cached: cached += 1
+        case .fetched: fetched += 1
+        case .revalidated: revalidated += 1
+        case .stale: stale += 1
+        case .missing: failed += 1
+        }
+    }
+}
+
+/// Renders scenes against MBTiles caches, filling them from the upstream unless offline, and
+/// reusing open caches, decoded tiles and marker sprites across frames. The CLI's `snapshot`
+/// and `goldens` commands both render through it.
 public final class SnapshotSession {
     public let catalog: StyleCatalog
     public let cacheLocation: CacheLocation
+    private let fetcher: TileFetcher?
+    private let capacity: CacheCapacity?
     private let renderer = FrameRenderer()
     private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: TileStore.defaultMemoryCapacity)
     private var stores: [String: TileStore] = [:]
 
-    public init(catalog: StyleCatalog, cacheLocation: CacheLocation) {
+    /// - Parameter fetcher: the upstream; nil renders offline, from the caches alone.
+    public init(catalog: StyleCatalog, cacheLocation: CacheLocation, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil) {
         self.catalog = catalog
         self.cacheLocation = cacheLocation
+        self.fetcher = fetcher
+        self.capacity = capacity
     }
 
-    /// The tile store for a style, opening its cache on first use.
+    /// The tile store for a style, opening its cache on first use. A style's file in a cache
+    /// directory is created when tiles can be fetched; a file named with `--cache` must exist.
     public func store(for source: TileSource) throws(CacheError) -> TileStore {
         if let store = stores[source.name] { return store }
         let path = cacheLocation.path(for: source.name)
-        let store = TileStore(source: source, cache: try MBTilesCache(openingExisting: path), decodedTiles: decodedTiles)
+        let cache: MBTilesCache
+        switch (cacheLocation, fetcher) {
+        case (_, nil):
+            cache = try MBTilesCache(openingExisting: path)
+        case (.file, _?):
+            cache = try MBTilesCache(openingExisting: path, readOnly: false)
+        case (.directory(let directory), _?):
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CacheError.sqlite(path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)")
+            }
+            cache = try MBTilesCache(creatingIfNeeded: path)
+        }
+        let store = TileStore(source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity)
         stores[source.name] = store
         return store
     }
 
-    /// Renders a parsed scene.
-    public func render(_ scene: Scene) throws(CacheError) -> RenderedFrame {
+    /// Renders a parsed scene, fetching the tiles it needs first unless offline.
+    public func render(_ scene: Scene) throws(CacheError) -> (frame: RenderedFrame, fills: TileFillReport) {
         guard let source = catalog[scene.style] else {
             preconditionFailure("scene style \(scene.style) was checked against the catalogue when parsed")
         }
-        return renderer.render(scene, source: source, tiles: try store(for: source))
+        let store = try store(for: source)
+        var report = TileFillReport()
+        for fill in store.fillAndWait(FrameRenderer.tiles(for: scene, source: source)).values { report.count(fill) }
+        let frame = renderer.render(scene, source: source, tiles: store)
+        try store.flush()
+        return (frame, report)
     }
 }

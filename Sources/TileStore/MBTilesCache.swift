@@ -6,15 +6,17 @@ import MapGeometry
 /// connection, to be used by one thread at a time.
 public final class MBTilesCache {
     public let path: String
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let selectTile: SQLiteStatement
     private lazy var insertTile: SQLiteStatement? = try? connection.prepare(
         "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)"
     )
 
-    /// Opens an existing MBTiles file, checking that it is one.
+    /// Opens an existing MBTiles file, checking that it is one. Opened for writing, the file
+    /// gains MapFrame's freshness tables if it lacks them.
     public convenience init(openingExisting path: String, readOnly: Bool = true) throws(CacheError) {
         try self.init(connection: SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite))
+        if !readOnly { try connection.execute(MBTilesCache.freshnessSchema) }
     }
 
     /// Opens an MBTiles file, creating it with the MBTiles schema if it does not exist.
@@ -29,7 +31,23 @@ public final class MBTilesCache {
             CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
             """)
         try self.init(connection: connection)
+        try connection.execute(MBTilesCache.freshnessSchema)
     }
+
+    /// MapFrame's side tables. MBTiles readers ignore extra tables; these hold what the format
+    /// has no place for: per-tile validators, expiry and use, and recent 404s.
+    static let freshnessSchema = """
+        CREATE TABLE IF NOT EXISTS mapframe_tile_state (
+            zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
+            etag TEXT, last_modified TEXT, expires_at REAL NOT NULL, fetched_at REAL NOT NULL,
+            last_used REAL NOT NULL, byte_count INTEGER NOT NULL,
+            PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS mapframe_tile_state_last_used ON mapframe_tile_state (last_used);
+        CREATE TABLE IF NOT EXISTS mapframe_missing_tiles (
+            zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
+            until REAL NOT NULL,
+            PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+        """
 
     private init(connection: SQLiteConnection) throws(CacheError) {
         path = connection.path

@@ -65,6 +65,9 @@ final class SQLiteConnection {
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
 
 /// A prepared statement. Bind parameters (1-based), step through rows, read columns (0-based).
@@ -90,6 +93,12 @@ final class SQLiteStatement {
         sqlite3_bind_text(statement, index, value, -1, SQLITE_TRANSIENT_DESTRUCTOR)
     }
 
+    func bind(_ value: Double, at index: Int32) { sqlite3_bind_double(statement, index, value) }
+
+    func bind(optional value: String?, at index: Int32) {
+        if let value { bind(value, at: index) } else { sqlite3_bind_null(statement, index) }
+    }
+
     func bind(_ value: Data, at index: Int32) {
         value.withUnsafeBytes { bytes in
             _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), SQLITE_TRANSIENT_DESTRUCTOR)
@@ -109,6 +118,8 @@ final class SQLiteStatement {
     }
 
     func int(at column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+    func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
     func string(at column: Int32) -> String? {
         sqlite3_column_text(statement, column).map { String(cString: $0) }

@@ -23,9 +23,14 @@ public struct TileSource: Hashable, Sendable {
     public var attribution: String
     /// The attribution the CycleStreets app showed in 2010, kept for faithful reproductions.
     public var legacyAttribution: String?
+    /// Values for `{s}` in the URL templates; a tile always uses the same one.
+    public var subdomains: [String]
+    /// The User-Agent sent upstream; `{version}` becomes MapFrame's version.
+    public var userAgentTemplate: String?
 
     static let fieldNames = [
         "name", "title", "url", "retinaUrl", "apiKeyEnv", "minZoom", "maxZoom", "tileSize", "attribution", "legacyAttribution",
+        "subdomains", "userAgent",
     ]
 
     /// Parses and checks a style definition.
@@ -49,11 +54,34 @@ public struct TileSource: Hashable, Sendable {
         tileSize = try reader.integer("tileSize", in: 256...256) ?? 256
         attribution = try reader.requiredString("attribution")
         legacyAttribution = try reader.string("legacyAttribution")
+        subdomains = try (reader.array("subdomains") ?? []).enumerated().map { index, value throws(JSONFieldError) in
+            guard case .string(let subdomain) = value, !subdomain.isEmpty else {
+                throw JSONFieldError(path: "subdomains[\(index)]", value: value, allowed: "a non-empty string")
+            }
+            return subdomain
+        }
+        userAgentTemplate = try reader.string("userAgent")
+        if let apiKeyEnvironmentVariable, apiKeyEnvironmentVariable.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil {
+            throw JSONFieldError(path: "apiKeyEnv", value: .string(apiKeyEnvironmentVariable), allowed: "an environment variable name")
+        }
         for (field, template) in [("url", urlTemplate), ("retinaUrl", retinaURLTemplate)] {
             guard let template else { continue }
-            for placeholder in ["{z}", "{x}", "{y}"] where !template.contains(placeholder) {
-                throw JSONFieldError(path: field, value: .string(template), allowed: "a URL template containing {z}, {x} and {y}")
-            }
+            try TileSource.check(template: template, field: field, hasSubdomains: !subdomains.isEmpty, hasKey: apiKeyEnvironmentVariable != nil)
+        }
+    }
+
+    /// A template needs {z}, {x} and {y} (or {-y}) and an http(s) scheme; {s} needs subdomains,
+    /// and {apikey} needs apiKeyEnv.
+    private static func check(template: String, field: String, hasSubdomains: Bool, hasKey: Bool) throws(JSONFieldError) {
+        let allowed = "an http(s) URL template containing {z}, {x} and {y} or {-y}"
+        guard template.hasPrefix("https://") || template.hasPrefix("http://"), template.contains("{z}"), template.contains("{x}"),
+              template.contains("{y}") || template.contains("{-y}")
+        else { throw JSONFieldError(path: field, value: .string(template), allowed: allowed) }
+        if template.contains("{s}"), !hasSubdomains {
+            throw JSONFieldError(path: field, message: "uses {s} but the style has no subdomains")
+        }
+        if template.contains("{apikey}"), !hasKey {
+            throw JSONFieldError(path: field, message: "uses {apikey} but the style has no apiKeyEnv")
         }
     }
 }
@@ -82,6 +110,23 @@ public struct StyleCatalog: Sendable {
     /// Adds or replaces a source.
     public mutating func add(_ source: TileSource) {
         sources[source.name] = source
+    }
+
+    /// The built-in styles plus the user's own style files (`--style-file`), which may replace
+    /// a built-in style of the same name.
+    public static func loading(styleFiles: [String]) throws(JSONFieldError) -> StyleCatalog {
+        var catalog = StyleCatalog.builtin
+        for path in styleFiles {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw JSONFieldError(path: path, message: "cannot be read; expected a style JSON file")
+            }
+            do {
+                catalog.add(try TileSource(json: data, documentName: path))
+            } catch {
+                throw JSONFieldError(path: "", message: error.path.isEmpty ? error.description : "\(path): \(error.description)")
+            }
+        }
+        return catalog
     }
 
     /// The sorted style names, for messages and listings.

@@ -1,12 +1,17 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import Synchronization
 
 /// A tile that could not be drawn, and why. The frame shows it as plain grey.
 public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable {
-        /// The cache has no such tile.
+        /// The cache has no such tile (and it was not fetched: offline, or no upstream).
         case notCached
+        /// The upstream says it has no such tile (404), recently enough to believe it.
+        case notFoundUpstream
+        /// The upstream could not supply it; the message is safe to show.
+        case fetchFailed(String)
         /// The cache holds bytes that are not a decodable image.
         case undecodable(String)
         /// The cache could not be read.
@@ -24,15 +29,31 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .notCached: return "\(tile) (not cached)"
+        case .notFoundUpstream: return "\(tile) (not found upstream)"
+        case .fetchFailed(let message): return "\(tile) (fetch failed: \(message))"
         case .undecodable(let message): return "\(tile) (undecodable: \(message))"
         case .unreadable(let message): return "\(tile) (unreadable: \(message))"
         }
     }
 }
 
-/// The outcome of asking for one tile.
+/// The outcome of asking for one tile to draw.
 public enum TileLookup: Sendable {
     case image(RasterImage)
+    case missing(MissingTile)
+}
+
+/// What filling one tile came to.
+public enum TileFill: Sendable, Equatable {
+    /// Already cached and fresh: no upstream request.
+    case cached
+    /// Fetched from the upstream and stored.
+    case fetched
+    /// Expired, revalidated with a 304; the cached bytes stay.
+    case revalidated
+    /// Expired and the upstream failed, so the old tile is served (stale-if-error).
+    case stale(String)
+    /// Not available at all; drawn grey.
     case missing(MissingTile)
 }
 
@@ -42,29 +63,69 @@ public struct DecodedTileKey: Hashable, Sendable {
     public var tile: TileID
 }
 
-/// Serves decoded tiles of one source: first from memory, then from the MBTiles cache.
-public final class TileStore {
-    /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB,
-    /// several frames' worth.
+/// An optional size limit for a cache. When it is passed, the least recently used tiles are
+/// purged in batches of a tenth of the limit (as Route-Me's cache did).
+public struct CacheCapacity: Hashable, Sendable {
+    public var maxTiles: Int?
+    public var maxBytes: Int?
+
+    public init(maxTiles: Int? = nil, maxBytes: Int? = nil) {
+        self.maxTiles = maxTiles
+        self.maxBytes = maxBytes
+    }
+}
+
+/// Serves decoded tiles of one source: from memory, else from the MBTiles cache, and fills the
+/// cache from the upstream when a tile is missing or expired.
+///
+///     request -> decoded-tile LRU -> MBTiles cache (fresh?) -> upstream -> validate -> store -> serve
+///
+/// Safe to share between threads: cache access is serialised, and concurrent requests for one
+/// tile share one upstream fetch.
+public final class TileStore: @unchecked Sendable {
+    /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB.
     public static let defaultMemoryCapacity = 128
 
     public let source: TileSource
-    public let cache: MBTilesCache
+    public let cachePath: String
+    private let cache: MBTilesCache
+    private let cacheLock = NSLock()
     private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
+    private let fetcher: TileFetcher?
+    private let capacity: CacheCapacity?
+    private let clock: @Sendable () -> Date
+    private let waiters = Mutex<[TileID: [@Sendable (TileFill) -> Void]]>([:])
+    /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
+    private var usedTiles: Set<TileID> = []
+    private var storesSinceCapacityCheck = 0
+    private var storedSinceFlush = false
 
-    public init(source: TileSource, cache: MBTilesCache, decodedTiles: LRUCache<DecodedTileKey, RasterImage>) {
+    /// - Parameters:
+    ///   - fetcher: the upstream; nil keeps the store offline (cache only).
+    ///   - clock: the current time; tests move it to expire tiles.
+    public init(source: TileSource, cache: MBTilesCache, decodedTiles: LRUCache<DecodedTileKey, RasterImage>,
+                fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.source = source
         self.cache = cache
+        cachePath = cache.path
         self.decodedTiles = decodedTiles
+        self.fetcher = fetcher
+        self.capacity = capacity
+        self.clock = clock
     }
 
-    /// The decoded tile, or why it is missing.
+    // MARK: - Drawing
+
+    /// The decoded tile as the cache holds it now, or why it is missing. Never fetches.
     public func tile(_ id: TileID) -> TileLookup {
-        let key = DecodedTileKey(cachePath: cache.path, tile: id)
-        if let image = decodedTiles.value(for: key) { return .image(image) }
+        let key = DecodedTileKey(cachePath: cachePath, tile: id)
+        if let image = decodedTiles.value(for: key) {
+            recordUse(id)
+            return .image(image)
+        }
         let data: Data
         do {
-            guard let stored = try cache.tileData(for: id) else {
+            guard let stored = try withCache({ cache throws(CacheError) in try cache.tileData(for: id) }) else {
                 return .missing(MissingTile(tile: id, reason: .notCached))
             }
             data = stored
@@ -74,9 +135,171 @@ public final class TileStore {
         do {
             let image = try PNGCodec.decode(data)
             decodedTiles.insert(image, for: key)
+            recordUse(id)
             return .image(image)
         } catch {
             return .missing(MissingTile(tile: id, reason: .undecodable(error.description)))
         }
+    }
+
+    // MARK: - Filling
+
+    /// Makes sure a tile is cached and fresh, fetching or revalidating it when needed.
+    /// `completion` runs once, on any thread.
+    public func fill(_ id: TileID, completion: @escaping @Sendable (TileFill) -> Void) {
+        let now = clock()
+        let local: (held: Bool, freshness: TileFreshness?, knownMissing: Bool)
+        do {
+            local = try withCache { cache throws(CacheError) in
+                let held = try cache.tileData(for: id) != nil
+                return (held, try cache.freshness(for: id), held ? false : try cache.isKnownMissing(id, at: now))
+            }
+        } catch {
+            completion(.missing(MissingTile(tile: id, reason: .unreadable(error.description))))
+            return
+        }
+        // Tiles with no freshness record (generated fixtures, or another tool's) never expire.
+        let expired = local.held && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
+        switch (local.held, expired, fetcher) {
+        case (true, false, _):
+            completion(.cached)
+            return
+        case (true, true, nil):
+            completion(.stale("offline"))
+            return
+        case (false, _, nil):
+            completion(.missing(MissingTile(tile: id, reason: .notCached)))
+            return
+        case (false, _, _) where local.knownMissing:
+            completion(.missing(MissingTile(tile: id, reason: .notFoundUpstream)))
+            return
+        case (_, _, let fetcher?):
+            let first = waiters.withLock { waiters -> Bool in
+                waiters[id, default: []].append(completion)
+                return waiters[id]!.count == 1
+            }
+            guard first else { return }
+            let validators = expired ? local.freshness.map { CachedValidators(etag: $0.etag, lastModified: $0.lastModified) } : nil
+            fetcher.fetch(id, from: source, validators: validators) { [self] outcome in
+                let fill = settle(id, outcome: outcome, hadCopy: local.held)
+                let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
+                for callback in callbacks { callback(fill) }
+            }
+        }
+    }
+
+    /// How many of `ids` are cached and fresh now.
+    public func freshTileCount(in ids: [TileID]) -> Int {
+        let now = clock()
+        return (try? withCache { cache throws(CacheError) in
+            var count = 0
+            for id in ids where try cache.tileData(for: id) != nil {
+                if try cache.freshness(for: id).map({ $0.isFresh(at: now) }) ?? true { count += 1 }
+            }
+            return count
+        }) ?? 0
+    }
+
+    /// Fills several tiles at once and waits: for the command line, never on an event loop.
+    public func fillAndWait(_ ids: [TileID]) -> [TileID: TileFill] {
+        let group = DispatchGroup()
+        let results = Mutex<[TileID: TileFill]>([:])
+        for id in Set(ids) {
+            group.enter()
+            fill(id) { fill in
+                results.withLock { $0[id] = fill }
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.withLock { $0 }
+    }
+
+    /// Fills a tile and waits, without blocking a thread.
+    public func fill(_ id: TileID) async -> TileFill {
+        await withCheckedContinuation { continuation in
+            fill(id) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Stores what the upstream said, and turns it into what the caller is told.
+    private func settle(_ id: TileID, outcome: FetchOutcome, hadCopy: Bool) -> TileFill {
+        let now = clock()
+        do {
+            switch outcome {
+            case .fetched(let data, let image, let freshness):
+                try withCache { cache throws(CacheError) in
+                    try cache.store(data, for: id, freshness: freshness)
+                    storedSinceFlush = true
+                    try enforceCapacity(on: cache)
+                }
+                decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
+                return .fetched
+            case .notModified(let freshness):
+                try withCache { cache throws(CacheError) in try cache.updateFreshness(freshness, for: id) }
+                return .revalidated
+            case .notFound:
+                try withCache { cache throws(CacheError) in
+                    try cache.markMissing(id, until: now.addingTimeInterval(fetcher?.policy.missingTileMemory ?? 0))
+                }
+                return hadCopy ? .stale("the upstream now answers 404") : .missing(MissingTile(tile: id, reason: .notFoundUpstream))
+            case .failed(let message):
+                // Nothing is written on failure, so a good cached tile is never replaced.
+                return hadCopy ? .stale(message) : .missing(MissingTile(tile: id, reason: .fetchFailed(message)))
+            }
+        } catch {
+            return hadCopy ? .stale(error.description) : .missing(MissingTile(tile: id, reason: .unreadable(error.description)))
+        }
+    }
+
+    /// Purges least-recently-used tiles once the cache is over its capacity.
+    private func enforceCapacity(on cache: MBTilesCache) throws(CacheError) {
+        guard let capacity else { return }
+        storesSinceCapacityCheck += 1
+        let interval = max(1, min(32, (capacity.maxTiles ?? 320) / 10))
+        guard storesSinceCapacityCheck >= interval else { return }
+        storesSinceCapacityCheck = 0
+        flushUsageLocked(cache)
+        while true {
+            let statistics = try cache.statistics(at: clock())
+            let tracked = statistics.tileCount - statistics.untrackedCount
+            if let maxTiles = capacity.maxTiles, tracked > maxTiles {
+                try cache.purgeLeastRecentlyUsed(tracked - maxTiles + max(1, maxTiles / 10))
+            } else if let maxBytes = capacity.maxBytes, statistics.totalBytes > maxBytes, tracked > 0 {
+                guard try cache.purgeLeastRecentlyUsed(max(1, tracked / 10)) > 0 else { return }
+            } else {
+                return
+            }
+        }
+    }
+
+    // MARK: - Upkeep
+
+    /// Writes the tiles' last use and the MBTiles metadata. Call after a batch of work.
+    public func flush() throws(CacheError) {
+        try withCache { cache throws(CacheError) in
+            flushUsageLocked(cache)
+            if storedSinceFlush {
+                try cache.refreshMetadata(name: source.title, attribution: source.attribution)
+                storedSinceFlush = false
+            }
+        }
+    }
+
+    private func recordUse(_ id: TileID) {
+        cacheLock.withLock { _ = usedTiles.insert(id) }
+    }
+
+    private func flushUsageLocked(_ cache: MBTilesCache) {
+        guard !usedTiles.isEmpty else { return }
+        // Use times only order purging; losing them to a busy database costs nothing else.
+        try? cache.touch(Array(usedTiles), at: clock())
+        usedTiles.removeAll()
+    }
+
+    private func withCache<T>(_ body: (MBTilesCache) throws(CacheError) -> T) throws(CacheError) -> T {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        return try body(cache)
     }
 }

@@ -11,7 +11,7 @@ import Testing
     let session = GoldenSupport.session()
 
     func render(_ scene: Scene) throws -> RenderedFrame {
-        try session.render(scene)
+        try session.render(scene).frame
     }
 
     /// The same scene with one point moved by `dx` device pixels to the right.
@@ -125,7 +125,7 @@ import Testing
         // The "golden" is the shifted frame, so the real scene no longer matches it.
         let shifted = try render(shiftedScene).canvas.image()
         let suite = GoldenSuite(scenesDirectory: scenes, goldensDirectory: goldens) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).canvas.image()
+            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
         }
         try suite.record()
         try shifted.pngData().write(to: suite.goldenURL(for: "start-set"))

@@ -21,7 +21,7 @@ import Testing
     @Test func scenesMatchTheirGoldens() throws {
         let session = GoldenSupport.session()
         let suite = GoldenSuite(scenesDirectory: GoldenSupport.scenes, goldensDirectory: GoldenSupport.goldens) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).canvas.image()
+            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
         }
         if GoldenSupport.recording {
             let recorded = try suite.record()

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import TileStore
+
+/// `mapframe cache`: look after MBTiles caches.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and maintain tile caches.",
+        subcommands: [Stats.self, Purge.self, Verify.self, Vacuum.self]
+    )
+
+    /// Which cache files a maintenance command works on.
+    struct Target: ParsableArguments {
+        @Option(name: .long, help: ArgumentHelp("One MBTiles file.", valueName: "file.mbtiles"))
+        var cache: String?
+        @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Every <style>.mbtiles in this directory (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).", valueName: "dir"))
+        var cacheDirectory: String?
+        @Option(help: ArgumentHelp("Only this style's file in the directory.", valueName: "style"))
+        var style: String?
+
+        func validate() throws {
+            if cache != nil, cacheDirectory != nil || style != nil {
+                throw ValidationError("--cache names one file; it does not go with --cache-dir or --style")
+            }
+        }
+
+        /// The cache files, each opened for writing.
+        func caches() throws -> [MBTilesCache] {
+            if let cache { return [try MBTilesCache(openingExisting: cache, readOnly: false)] }
+            let directory = cacheDirectory ?? CacheLocation.defaultDirectory()
+            if let style { return [try MBTilesCache(openingExisting: CacheLocation.directory(directory).path(for: style), readOnly: false)] }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                throw InputError(description: "--cache-dir: \(directory) cannot be read")
+            }
+            let files = names.filter { $0.hasSuffix(".mbtiles") }.sorted()
+            guard !files.isEmpty else { throw InputError(description: "--cache-dir: \(directory) holds no .mbtiles files") }
+            return try files.map { try MBTilesCache(openingExisting: directory + "/" + $0, readOnly: false) }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Count tiles, bytes and expired tiles per cache.")
+        @OptionGroup var target: Target
+
+        func run() throws {
+            for cache in try target.caches() {
+                let statistics = try cache.statistics(at: Date())
+                let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
+                print("""
+                    \(cache.path)
+                      tiles: \(statistics.tileCount) (\(statistics.totalBytes / 1024) KiB)
+                      expired: \(statistics.expiredCount); without freshness records: \(statistics.untrackedCount)
+                      per zoom: \(zooms.isEmpty ? "none" : zooms)
+                    """)
+            }
+        }
+    }
+
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete tiles fetched longer ago than a given age.")
+        @Option(name: .customLong("older-than"), help: ArgumentHelp("An age such as 14d, 12h, 30m or 90s.", valueName: "age"))
+        var olderThan: AgeArgument
+        @OptionGroup var target: Target
+
+        func run() throws {
+            for cache in try target.caches() {
+                let deleted = try cache.purge(fetchedBefore: Date().addingTimeInterval(-olderThan.seconds))
+                print("\(cache.path): deleted \(deleted) tiles fetched more than \(olderThan.text) ago")
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check each cache's integrity and that every tile decodes.",
+            discussion: "Exits 1 when a problem is found, unless --delete-corrupt removed every corrupt tile."
+        )
+        @Flag(name: .customLong("delete-corrupt"), help: "Delete tiles that do not decode.")
+        var deleteCorrupt = false
+        @OptionGroup var target: Target
+
+        func run() throws {
+            var problems = 0
+            for cache in try target.caches() {
+                let integrity = try cache.integrityCheck()
+                let corrupt = try cache.corruptTiles(delete: deleteCorrupt)
+                print("\(cache.path): integrity \(integrity); \(corrupt.count) tiles do not decode\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
+                for tile in corrupt.prefix(20) { print("  \(tile)") }
+                if integrity != "ok" || (!corrupt.isEmpty && !deleteCorrupt) { problems += 1 }
+            }
+            if problems > 0 { throw ExitCode.failure }
+        }
+    }
+
+    struct Vacuum: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Return the space of deleted tiles to the file system.")
+        @OptionGroup var target: Target
+
+        func run() throws {
+            for cache in try target.caches() {
+                try cache.vacuum()
+                print("\(cache.path): vacuumed")
+            }
+        }
+    }
+}
+
+/// An age: a whole number and a unit, d, h, m or s.
+struct AgeArgument: ExpressibleByArgument {
+    let seconds: TimeInterval
+    let text: String
+
+    init?(argument: String) {
+        let units: [Character: TimeInterval] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        guard let unit = argument.last, let factor = units[unit], let value = Int(argument.dropLast()), value >= 0 else { return nil }
+        seconds = TimeInterval(value) * factor
+        text = argument
+    }
+}

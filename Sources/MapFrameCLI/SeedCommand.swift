@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import MapGeometry
+import Synchronization
+import MapRender
+import TileStore
+
+/// `mapframe seed`: fills a cache with every tile of an area ahead of use.
+struct SeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract: "Fetch every tile of an area into the cache, skipping tiles that are cached and fresh.",
+        discussion: """
+            Seeding is resumable: run it again and it fetches only what is missing or expired.
+            It refuses tile.openstreetmap.org, whose usage policy forbids bulk downloading.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The style whose tiles to fetch.", valueName: "style"))
+    var style: String
+
+    @Option(help: ArgumentHelp("The area, west,south,east,north in degrees.", valueName: "W,S,E,N"))
+    var bbox: BoundingBoxArgument
+
+    @Option(help: ArgumentHelp("The zoom levels, such as 12-16.", valueName: "min-max"))
+    var zoom: ZoomLevelsArgument
+
+    @Option(help: ArgumentHelp("How many tiles to fetch at once (1-16; also the connections per host).", valueName: "n"))
+    var concurrency = 2
+
+    @Flag(name: .customLong("dry-run"), help: "Count the tiles and how many are already fresh, without fetching.")
+    var dryRun = false
+
+    @OptionGroup var cacheOptions: CacheOptions
+
+    /// More tiles than this is almost certainly a mistake in --bbox or --zoom.
+    static let maxTiles = 1_000_000
+
+    func validate() throws {
+        guard (1...16).contains(concurrency) else { throw ValidationError("--concurrency: \(concurrency) is outside 1...16") }
+        if cacheOptions.offline { throw ValidationError("--offline: seeding fetches tiles, so it cannot be offline") }
+    }
+
+    func run() throws {
+        let catalog = try cacheOptions.catalog()
+        guard let source = catalog[style] else {
+            throw InputError(description: "--style: '\(style)' is not allowed; expected one of \(catalog.names.joined(separator: ", "))")
+        }
+        guard !source.isOpenStreetMapTileServer else {
+            throw InputError(description: """
+                --style: \(style) is served by tile.openstreetmap.org, whose tile usage policy forbids bulk downloading \
+                and pre-seeding (https://operations.osmfoundation.org/policies/tiles/). Tiles of this style are fetched \
+                only as frames need them. Seed from your own tile server instead (--style-file).
+                """)
+        }
+        let outOfRange = zoom.levels.filter { !source.zoomRange.contains(Double($0)) }
+        guard outOfRange.isEmpty else {
+            throw InputError(description: "--zoom: \(outOfRange.first!) is outside the \(style) style's zoom range \(source.zoomRange)")
+        }
+        let count = zoom.levels.reduce(0) { $0 + TileID.covering(bbox.bounds, zoom: $1).count }
+        guard count <= Self.maxTiles else {
+            throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
+        }
+        if case .file(let path) = cacheOptions.location, !FileManager.default.fileExists(atPath: path) {
+            _ = try MBTilesCache(creatingIfNeeded: path)
+        }
+        let session = SnapshotSession(
+            catalog: catalog, cacheLocation: cacheOptions.location,
+            fetcher: cacheOptions.fetcher(maxConnectionsPerHost: concurrency), capacity: cacheOptions.cacheLimit?.capacity
+        )
+        let store = try session.store(for: source)
+        let tiles = zoom.levels.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
+        if dryRun {
+            let fresh = store.freshTileCount(in: Array(tiles))
+            print("\(style): \(count) tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound); \(fresh) cached and fresh, \(count - fresh) to fetch")
+            return
+        }
+        let progress = SeedProgress(total: count, terminal: isatty(STDERR_FILENO) == 1)
+        let slots = DispatchSemaphore(value: concurrency)
+        let finished = DispatchGroup()
+        for tile in tiles {
+            slots.wait()
+            finished.enter()
+            store.fill(tile) { fill in
+                progress.record(fill, tile: tile)
+                slots.signal()
+                finished.leave()
+            }
+            progress.printIfDue()
+        }
+        finished.wait()
+        try store.flush()
+        progress.printSummary()
+        if progress.failures > 0 { throw ExitCode.failure }
+    }
+}
+
+/// Counts a seed's results and shows its progress: a bar on a terminal, plain lines otherwise.
+final class SeedProgress: Sendable {
+    private struct Counts {
+        var done = 0, cached = 0, fetched = 0, revalidated = 0, stale = 0, failed = 0
+        var firstFailures: [String] = []
+        var lastPrint = Date.distantPast
+    }
+
+    private let total: Int
+    private let terminal: Bool
+    private let counts = Mutex(Counts())
+
+    init(total: Int, terminal: Bool) {
+        self.total = total
+        self.terminal = terminal
+    }
+
+    var failures: Int { counts.withLock { $0.failed } }
+
+    func record(_ fill: TileFill, tile: TileID) {
+        counts.withLock { counts in
+            counts.done += 1
+            switch fill {
+            case .cached: counts.cached += 1
+            case .fetched: counts.fetched += 1
+            case .revalidated: counts.revalidated += 1
+            case .stale: counts.stale += 1
+            case .missing(let missing):
+                counts.failed += 1
+                if counts.firstFailures.count < 5 { counts.firstFailures.append(missing.description) }
+            }
+        }
+    }
+
+    /// Prints progress at most five times a second on a terminal, once a second otherwise.
+    func printIfDue() {
+        let line: String? = counts.withLock { counts in
+            let interval: TimeInterval = terminal ? 0.2 : 1
+            guard Date().timeIntervalSince(counts.lastPrint) >= interval else { return nil }
+            counts.lastPrint = Date()
+            return render(counts)
+        }
+        if let line { emit(line) }
+    }
+
+    func printSummary() {
+        let (line, failures) = counts.withLock { (render($0), $0.firstFailures) }
+        emit(line)
+        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        for failure in failures { FileHandle.standardError.write(Data("failed: \(failure)\n".utf8)) }
+    }
+
+    private func render(_ counts: Counts) -> String {
+        let fraction = total == 0 ? 1 : Double(counts.done) / Double(total)
+        let summary = "\(counts.done)/\(total) tiles: \(counts.cached) cached, \(counts.fetched) fetched, "
+            + "\(counts.revalidated) revalidated, \(counts.stale) stale, \(counts.failed) failed"
+        guard terminal else { return "seed: " + summary }
+        let width = 30, filled = Int(fraction * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            + String(format: "%3.0f%% ", fraction * 100) + summary
+    }
+
+    private func emit(_ line: String) {
+        FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import ImageCodec
+import MapGeometry
+
+/// What asking the upstream for one tile came to.
+public enum FetchOutcome: Sendable {
+    /// A new, validated tile.
+    case fetched(data: Data, image: RasterImage, freshness: TileFreshness)
+    /// 304: the cached tile is still good; only its freshness changes.
+    case notModified(TileFreshness)
+    /// 404 or 410: the upstream has no such tile.
+    case notFound
+    /// No usable answer after every try; the message is safe to show (no API key).
+    case failed(String)
+}
+
+/// Validators from a cached copy, for a conditional request.
+public struct CachedValidators: Sendable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// Fetches tiles from their upstream servers through libcurl: identifying User-Agent,
+/// conditional requests, retries with backoff for timeouts and 5xx, `Retry-After` on 429 and
+/// 503, and validation before anything is handed back to be stored.
+public final class TileFetcher: Sendable {
+    public let policy: FetchPolicy
+    private let userAgentOverridden: Bool
+    private let engine: CurlEngine
+    private let environment: [String: String]
+
+    /// - Parameter userAgentOverridden: whether `policy.userAgent` was chosen by the user, and so
+    ///   wins over a style's own agent.
+    public init(policy: FetchPolicy = FetchPolicy(), userAgentOverridden: Bool = false,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.policy = policy
+        self.userAgentOverridden = userAgentOverridden
+        self.environment = environment
+        engine = CurlEngine(limits: CurlEngine.Limits(
+            maxConnectionsPerHost: policy.maxConnectionsPerHost, connectTimeout: policy.connectTimeout,
+            totalTimeout: policy.totalTimeout, maxBodyBytes: policy.maxTileBytes
+        ))
+    }
+
+    /// Stops the transfer thread; outstanding fetches fail.
+    public func shutdown() { engine.shutdown() }
+
+    /// Fetches a tile, revalidating when `validators` are given. `completion` runs once, on
+    /// the fetcher's own thread.
+    public func fetch(_ tile: TileID, from source: TileSource, validators: CachedValidators?,
+                      completion: @escaping @Sendable (FetchOutcome) -> Void) {
+        let url: TileURL
+        do {
+            url = try source.url(for: tile, environment: environment)
+        } catch {
+            completion(.failed(error.description))
+            return
+        }
+        var headers: [String] = ["Accept: image/png,image/*;q=0.8"]
+        if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
+        if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+        let request = HTTPRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
+        attempt(request, url: url, number: 1, completion: completion)
+    }
+
+    /// Fetches and waits: for command-line use, never on an event loop.
+    public func fetchAndWait(_ tile: TileID, from source: TileSource, validators: CachedValidators?) -> FetchOutcome {
+        let done = DispatchSemaphore(value: 0)
+        let box = OutcomeBox()
+        fetch(tile, from: source, validators: validators) { outcome in
+            box.outcome = outcome
+            done.signal()
+        }
+        done.wait()
+        return box.outcome!
+    }
+
+    private func attempt(_ request: HTTPRequest, url: TileURL, number: Int, completion: @escaping @Sendable (FetchOutcome) -> Void) {
+        engine.perform(request) { [self] result in
+            let now = Date()
+            switch classify(result, url: url, now: now) {
+            case .done(let outcome):
+                completion(outcome)
+            case .retry(let reason, let delay):
+                guard number < policy.maxAttempts else {
+                    completion(.failed("\(reason) after \(number) tries"))
+                    return
+                }
+                let wait = delay ?? policy.retryBackoff * (1 << (number - 1))
+                guard wait <= policy.maxRetryAfter else {
+                    completion(.failed("\(reason); the server asked to wait \(wait), longer than \(policy.maxRetryAfter)"))
+                    return
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
+                    attempt(request, url: url, number: number + 1, completion: completion)
+                }
+            }
+        }
+    }
+
+    private enum Verdict {
+        case done(FetchOutcome)
+        /// Worth another try, after the server's `Retry-After` or the backoff.
+        case retry(String, after: Duration?)
+    }
+
+    private func classify(_ result: Result<HTTPResponse, TransportError>, url: TileURL, now: Date) -> Verdict {
+        let response: HTTPResponse
+        switch result {
+        case .failure(.bodyTooLarge(let limit)):
+            return .done(.failed("\(url.redacted): body larger than \(limit) bytes"))
+        case .failure(let error):
+            return .retry("\(url.redacted): \(url.scrub(error.description))", after: nil)
+        case .success(let success):
+            response = success
+        }
+        switch response.status {
+        case 200:
+            return .done(validate(response, url: url, now: now))
+        case 304:
+            return .done(.notModified(FreshnessRules.freshness(headers: response.headers, receivedAt: now)))
+        case 404, 410:
+            return .done(.notFound)
+        case 429, 503:
+            let wait = FreshnessRules.retryAfter(response.headers["retry-after"], now: now)
+            return .retry("\(url.redacted): HTTP \(response.status)", after: wait.map { .milliseconds(Int64($0 * 1000)) })
+        case 500...599:
+            return .retry("\(url.redacted): HTTP \(response.status)", after: nil)
+        default:
+            return .done(.failed("\(url.redacted): HTTP \(response.status)"))
+        }
+    }
+
+    /// A 200 is stored only if it is an image that decodes: never an HTML error page, a
+    /// truncated body or a corrupt image.
+    private func validate(_ response: HTTPResponse, url: TileURL, now: Date) -> FetchOutcome {
+        let contentType = response.headers["content-type"]?.lowercased() ?? ""
+        guard contentType.hasPrefix("image/") else {
+            return .failed("\(url.redacted): answered \(contentType.isEmpty ? "no content type" : contentType), not an image")
+        }
+        if let declared = response.headers["content-length"].flatMap(Int.init), declared != response.body.count {
+            return .failed("\(url.redacted): body is \(response.body.count) bytes, \(declared) announced")
+        }
+        do {
+            let image = try PNGCodec.decode(response.body)
+            return .fetched(data: response.body, image: image, freshness: FreshnessRules.freshness(headers: response.headers, receivedAt: now))
+        } catch {
+            return .failed("\(url.redacted): the image does not decode (\(error.description))")
+        }
+    }
+}
+
+/// Carries an outcome from the fetcher's thread to a waiting caller.
+private final class OutcomeBox: @unchecked Sendable {
+    var outcome: FetchOutcome?
+}

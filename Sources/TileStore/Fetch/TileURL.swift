@@ -1,0 +1,63 @@
+import Foundation
+import MapGeometry
+
+/// A tile's upstream URL, with any API key kept out of everything that is printed or stored.
+public struct TileURL: Sendable {
+    /// The URL to request, key included. Never log or show it.
+    let url: String
+    /// The URL with the key replaced by `{apikey}`: safe for logs and errors.
+    public let redacted: String
+    /// The key, so that messages from below (such as libcurl's) can be scrubbed of it.
+    let secret: String?
+
+    /// Removes the key from any text.
+    public func scrub(_ text: String) -> String {
+        guard let secret, !secret.isEmpty else { return text }
+        return text.replacingOccurrences(of: secret, with: "{apikey}")
+    }
+
+    public var host: String? { URLComponents(string: redacted)?.host }
+}
+
+/// A style that needs a key the environment does not provide.
+public struct MissingAPIKey: Error, CustomStringConvertible, Sendable {
+    public let style: String
+    public let variable: String
+
+    public var description: String {
+        "style \(style) needs an API key: set the environment variable \(variable)"
+    }
+}
+
+extension TileSource {
+    /// The upstream URL of a tile: `{z}`, `{x}`, `{y}`, `{-y}` (TMS row), `{s}` (a subdomain
+    /// chosen by the tile, so it always comes from the same host), `{r}` ("@2x" for double
+    /// resolution) and `{apikey}` (from the environment variable the style names).
+    public func url(for tile: TileID, retina: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws(MissingAPIKey) -> TileURL {
+        let template = retina ? (retinaURLTemplate ?? urlTemplate) : urlTemplate
+        var url = template
+            .replacingOccurrences(of: "{z}", with: String(tile.z))
+            .replacingOccurrences(of: "{x}", with: String(tile.x))
+            .replacingOccurrences(of: "{-y}", with: String(tile.tmsRow))
+            .replacingOccurrences(of: "{y}", with: String(tile.y))
+            .replacingOccurrences(of: "{r}", with: retina ? "@2x" : "")
+        if !subdomains.isEmpty {
+            url = url.replacingOccurrences(of: "{s}", with: subdomains[(tile.x + tile.y) % subdomains.count])
+        }
+        let redacted = url
+        var secret: String?
+        if url.contains("{apikey}"), let variable = apiKeyEnvironmentVariable {
+            guard let key = environment[variable], !key.isEmpty else { throw MissingAPIKey(style: name, variable: variable) }
+            let encoded = key.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? key
+            url = url.replacingOccurrences(of: "{apikey}", with: encoded)
+            secret = encoded
+        }
+        return TileURL(url: url, redacted: redacted, secret: secret)
+    }
+
+    /// Whether the source is tile.openstreetmap.org, whose usage policy forbids bulk downloading.
+    public var isOpenStreetMapTileServer: Bool {
+        guard let host = URLComponents(string: urlTemplate.replacingOccurrences(of: "{s}", with: "a"))?.host?.lowercased() else { return false }
+        return host == "tile.openstreetmap.org" || host.hasSuffix(".tile.openstreetmap.org")
+    }
+}
