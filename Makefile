@@ -33,7 +33,9 @@ test: deps
 # Frame timings from a release build; see the README for how to read them.
 bench: deps
 	$(SWIFT) build -c release --product mapframe-bench
+	$(SWIFT) build -c release --product mapframe-cache-bench
 	.build/release/mapframe-bench
+	.build/release/mapframe-cache-bench
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps

@@ -50,9 +50,12 @@ public final class TileFetcher: Sendable {
     /// Stops the transfer thread; outstanding fetches fail.
     public func shutdown() { engine.shutdown() }
 
-    /// Fetches a tile, revalidating when `validators` are given. `completion` runs once, on
-    /// the fetcher's own thread.
+    /// Fetches a tile, revalidating when `validators` are given. `completion` runs once, on a
+    /// global dispatch queue.
+    /// - Parameter clock: when a response counts as received: its freshness (fetchedAt,
+    ///   expiresAt) and a `Retry-After` date are reckoned from it. A tile store passes its own.
     public func fetch(_ tile: TileID, from source: TileSource, validators: CachedValidators?,
+                      clock: @escaping @Sendable () -> Date = { Date() },
                       completion: @escaping @Sendable (FetchOutcome) -> Void) {
         let url: TileURL
         do {
@@ -65,7 +68,7 @@ public final class TileFetcher: Sendable {
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = HTTPRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
-        attempt(request, url: url, number: 1, completion: completion)
+        attempt(request, url: url, number: 1, clock: clock, completion: completion)
     }
 
     /// Fetches and waits: for command-line use, never on an event loop.
@@ -80,25 +83,35 @@ public final class TileFetcher: Sendable {
         return box.outcome!
     }
 
-    private func attempt(_ request: HTTPRequest, url: TileURL, number: Int, completion: @escaping @Sendable (FetchOutcome) -> Void) {
+    private func attempt(_ request: HTTPRequest, url: TileURL, number: Int, clock: @escaping @Sendable () -> Date,
+                         completion: @escaping @Sendable (FetchOutcome) -> Void) {
         engine.perform(request) { [self] result in
-            let now = Date()
-            switch classify(result, url: url, now: now) {
-            case .done(let outcome):
-                completion(outcome)
-            case .retry(let reason, let delay):
-                guard number < policy.maxAttempts else {
-                    completion(.failed("\(reason) after \(number) tries"))
-                    return
-                }
-                let wait = delay ?? policy.retryBackoff * (1 << (number - 1))
-                guard wait <= policy.maxRetryAfter else {
-                    completion(.failed("\(reason); the server asked to wait \(wait), longer than \(policy.maxRetryAfter)"))
-                    return
-                }
-                DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
-                    attempt(request, url: url, number: number + 1, completion: completion)
-                }
+            // Decoding and storing happen off the transfer thread, which keeps the network moving.
+            DispatchQueue.global().async { [self] in
+                settle(result, request: request, url: url, number: number, clock: clock, completion: completion)
+            }
+        }
+    }
+
+    /// Turns one attempt's result into the outcome, or schedules the next attempt.
+    private func settle(_ result: Result<HTTPResponse, TransportError>, request: HTTPRequest, url: TileURL, number: Int,
+                        clock: @escaping @Sendable () -> Date, completion: @escaping @Sendable (FetchOutcome) -> Void) {
+        let now = clock()
+        switch classify(result, url: url, now: now) {
+        case .done(let outcome):
+            completion(outcome)
+        case .retry(let reason, let delay):
+            guard number < policy.maxAttempts else {
+                completion(.failed("\(reason) after \(number) tries"))
+                return
+            }
+            let wait = delay ?? policy.retryBackoff * (1 << (number - 1))
+            guard wait <= policy.maxRetryAfter else {
+                completion(.failed("\(reason); the server asked to wait \(wait), longer than \(policy.maxRetryAfter)"))
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
+                attempt(request, url: url, number: number + 1, clock: clock, completion: completion)
             }
         }
     }

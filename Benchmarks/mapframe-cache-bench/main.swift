@@ -1,0 +1,106 @@
+// Tile cache benchmark: `make bench` (release build). Fills a cache from a local test upstream
+// on 127.0.0.1 and prints medians, with ratios against fetching the same tiles without a cache
+// in the same run, because the machine is shared and noisy.
+import FixtureTiles
+import Foundation
+import ImageCodec
+import MapGeometry
+import Synchronization
+import TileStore
+import UpstreamSimulator
+
+let tileCount = 500
+let runs = 5
+
+/// Times `body` `runs` times and returns the median in seconds.
+func medianSeconds(_ body: () throws -> Void) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return samples.sorted()[runs / 2]
+}
+
+func report(_ label: String, tilesPerSecond: Double, baseline: Double? = nil) {
+    var line = label.padding(toLength: 56, withPad: " ", startingAt: 0) + String(format: "%9.0f tiles/s", tilesPerSecond)
+    if let baseline { line += String(format: "   %5.2fx baseline", tilesPerSecond / baseline) }
+    print(line)
+}
+
+// The upstream serves distinct fixture tiles, each with a day of freshness.
+let area = GeoBounds(south: 52.19, west: 0.10, north: 52.225, east: 0.19)
+let tiles = Array(TileID.covering(area, zoom: 17).prefix(tileCount))
+let artist = FixtureTileArtist(palette: .osm)
+var pngs: [String: Data] = [:]
+for tile in tiles { pngs["/\(tile.z)/\(tile.x)/\(tile.y).png"] = try artist.draw(tile).pngData(opaque: true) }
+let upstream = try UpstreamSimulator()
+for (path, png) in pngs {
+    upstream.setResponse(.png(png, headers: [("Cache-Control", "max-age=86400"), ("ETag", "\"\(path.hashValue)\"")]), for: path)
+}
+let source = try TileSource(json: Data("""
+    {"name": "bench", "url": "\(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Bench"}
+    """.utf8), documentName: "bench.json")
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-cache-bench-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+/// A store over a new, empty cache file.
+func freshStore(fetcher: TileFetcher) throws -> TileStore {
+    let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("cache-\(UUID().uuidString).mbtiles").path)
+    return TileStore(source: source, cache: cache, decodedTiles: LRUCache(capacity: 64), fetcher: fetcher)
+}
+
+let fetcher = TileFetcher(policy: FetchPolicy(userAgent: "MapFrameBench/1", maxConnectionsPerHost: 2))
+
+// Baseline: the same tiles over the same connections, validated but not stored.
+let baseline = medianSeconds {
+    let group = DispatchGroup()
+    for tile in tiles {
+        group.enter()
+        fetcher.fetch(tile, from: source, validators: nil) { _ in group.leave() }
+    }
+    group.wait()
+}
+
+let cold = try medianSeconds {
+    let store = try freshStore(fetcher: fetcher)
+    _ = store.fillAndWait(tiles)
+    try store.flush()
+}
+
+let warmStore = try freshStore(fetcher: fetcher)
+_ = warmStore.fillAndWait(tiles)
+upstream.resetLog()
+let warm = medianSeconds { _ = warmStore.fillAndWait(tiles) }
+let warmRequests = upstream.requests.count
+let warmLookup = medianSeconds { for tile in tiles { _ = warmStore.tile(tile) } }
+
+// 100 concurrent requests for one tile that is not cached yet.
+let coalescingStore = try freshStore(fetcher: fetcher)
+let sharedTile = tiles[0]
+upstream.resetLog()
+let results = Mutex<[TileFill]>([])
+let allAnswered = DispatchGroup()
+DispatchQueue.concurrentPerform(iterations: 100) { _ in
+    allAnswered.enter()
+    coalescingStore.fill(sharedTile) { fill in
+        results.withLock { $0.append(fill) }
+        allAnswered.leave()
+    }
+}
+allAnswered.wait()
+let sharedRequests = upstream.requestCount(for: "/\(sharedTile.z)/\(sharedTile.x)/\(sharedTile.y).png")
+
+print("MapFrame tile cache benchmark: \(tiles.count) distinct tiles from a local upstream on 127.0.0.1, 2 connections")
+print("medians of \(runs) runs")
+report("baseline: fetch and validate, no cache", tilesPerSecond: Double(tiles.count) / baseline)
+report("cold fill: fetch, validate, store", tilesPerSecond: Double(tiles.count) / cold, baseline: Double(tiles.count) / baseline)
+report("warm fill: all cached and fresh (\(warmRequests) upstream requests)", tilesPerSecond: Double(tiles.count) / warm, baseline: Double(tiles.count) / baseline)
+report("warm lookup: read and decode for drawing (64-tile LRU)", tilesPerSecond: Double(tiles.count) / warmLookup, baseline: Double(tiles.count) / baseline)
+let (shared, cached) = results.withLock { fills in (fills.filter { $0 == .fetched }.count, fills.filter { $0 == .cached }.count) }
+print("100 concurrent requests for one uncached tile: \(sharedRequests) upstream request(s) (must be 1); "
+    + "\(shared) shared the fetch, \(cached) arrived after it was stored")
+fetcher.shutdown()
+upstream.stop()
