@@ -12,6 +12,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -42,13 +46,29 @@ let package = Package(
         .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2"]),
         .target(name: "UpstreamSimulator"),
         .target(
+            name: "MapServer",
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec", "StrictJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.embedInCode("Viewer/index.html")]
+        ),
+        .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec",
+                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"]),
+        .executableTarget(
+            name: "mapframe-cache-bench",
+            dependencies: ["MapGeometry", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
+            path: "Benchmarks/mapframe-cache-bench"
+        ),
         .executableTarget(
             name: "mapframe-bench",
             dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec"],
@@ -57,13 +77,13 @@ let package = Package(
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapRender"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
         .testTarget(
             name: "GoldenTests",
             dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "TileStore", "MapGeometry"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Fixtures"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
     ]

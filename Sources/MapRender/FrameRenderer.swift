@@ -31,10 +31,14 @@ public final class FrameRenderer {
 
     /// Renders `scene` with tiles of `source` from `tiles`.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
+        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+    }
+
+    /// Renders `scene`'s overlays over the given geometry instead of the scene's camera: a map
+    /// tile is a frame whose top-left corner is the tile's corner.
+    public func render(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
-        let camera = FrameRenderer.camera(for: scene, overlays: overlays, zoomRange: source.zoomRange)
-        let geometry = FrameGeometry(camera: camera, viewport: scene.viewport)
-        let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
+        let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         let context = DrawingContext(canvas: canvas, frame: geometry, sprites: sprites)
         let basemap = BasemapPainter(tiles: tiles, zoomRange: source.zoomRange)
         basemap.draw(in: context)

@@ -142,6 +142,16 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
+    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored.
+    public func storedTile(_ id: TileID) throws(CacheError) -> (data: Data, freshness: TileFreshness?)? {
+        let stored = try withCache { cache throws(CacheError) -> (Data, TileFreshness?)? in
+            guard let data = try cache.tileData(for: id) else { return nil }
+            return (data, try cache.freshness(for: id))
+        }
+        if stored != nil { recordUse(id) }
+        return stored
+    }
+
     // MARK: - Filling
 
     /// Makes sure a tile is cached and fresh, fetching or revalidating it when needed.
@@ -180,7 +190,7 @@ public final class TileStore: @unchecked Sendable {
             }
             guard first else { return }
             let validators = expired ? local.freshness.map { CachedValidators(etag: $0.etag, lastModified: $0.lastModified) } : nil
-            fetcher.fetch(id, from: source, validators: validators) { [self] outcome in
+            fetcher.fetch(id, from: source, validators: validators, clock: clock) { [self] outcome in
                 let fill = settle(id, outcome: outcome, hadCopy: local.held)
                 let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
                 for callback in callbacks { callback(fill) }
@@ -231,7 +241,7 @@ public final class TileStore: @unchecked Sendable {
                 try withCache { cache throws(CacheError) in
                     try cache.store(data, for: id, freshness: freshness)
                     storedSinceFlush = true
-                    try enforceCapacity(on: cache)
+                    try noteStore(on: cache)
                 }
                 decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
                 return .fetched
@@ -252,12 +262,18 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
-    /// Purges least-recently-used tiles once the cache is over its capacity.
-    private func enforceCapacity(on cache: MBTilesCache) throws(CacheError) {
+    /// Counts a store, and checks the capacity every few stores (a check counts the whole file).
+    private func noteStore(on cache: MBTilesCache) throws(CacheError) {
         guard let capacity else { return }
         storesSinceCapacityCheck += 1
         let interval = max(1, min(32, (capacity.maxTiles ?? 320) / 10))
         guard storesSinceCapacityCheck >= interval else { return }
+        try enforceCapacity(on: cache)
+    }
+
+    /// Purges least-recently-used tiles until the cache is within its capacity.
+    private func enforceCapacity(on cache: MBTilesCache) throws(CacheError) {
+        guard let capacity else { return }
         storesSinceCapacityCheck = 0
         flushUsageLocked(cache)
         while true {
@@ -275,10 +291,13 @@ public final class TileStore: @unchecked Sendable {
 
     // MARK: - Upkeep
 
-    /// Writes the tiles' last use and the MBTiles metadata. Call after a batch of work.
+    /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata.
+    /// Call after a batch of work.
     public func flush() throws(CacheError) {
         try withCache { cache throws(CacheError) in
             flushUsageLocked(cache)
+            // Between checks the cache may run a few stores over its capacity; a batch ends within it.
+            if storesSinceCapacityCheck > 0 { try enforceCapacity(on: cache) }
             if storedSinceFlush {
                 try cache.refreshMetadata(name: source.title, attribution: source.attribution)
                 storedSinceFlush = false

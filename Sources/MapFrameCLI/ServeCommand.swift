@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import MapServer
+import TileStore
+
+/// `mapframe serve`: cached and composited tiles, routes and frames over HTTP.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve cached and composited tiles, stored routes and frames over HTTP, with a viewer page at /.",
+        discussion: "Binds to loopback unless told otherwise. SIGTERM lets requests in flight finish, then exits 0."
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one and prints it).")
+    var port = 8080
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
+        "Where <style>.mbtiles caches and routes.sqlite live (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).",
+        valueName: "dir"
+    ))
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("style-file"), help: ArgumentHelp("Add a tile source from a style JSON file (repeatable).", valueName: "style.json"))
+    var styleFiles: [String] = []
+
+    @Flag(help: "Never contact a tile server; serve only cached tiles.")
+    var offline = false
+
+    @Option(name: .customLong("user-agent"), help: ArgumentHelp("The User-Agent sent to tile servers.", valueName: "agent"))
+    var userAgent: String?
+
+    @Option(name: .customLong("cache-limit"), help: ArgumentHelp("Keep each cache under this many tiles or bytes (such as 5000 or 200MB).", valueName: "limit"))
+    var cacheLimit: CacheLimitArgument?
+
+    @Option(help: ArgumentHelp("What to answer for a tile that is neither cached nor fetchable: placeholder (a grey tile) or 404.", valueName: "placeholder|404"))
+    var missing = "placeholder"
+
+    @Option(name: .customLong("render-threads"), help: "Threads that draw frames and composited tiles (1-16).")
+    var renderThreads = 2
+
+    @Option(name: .customLong("render-queue"), help: "Render jobs that may wait before the server answers 503 (1-10000).")
+    var renderQueue = 64
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port: \(port) is outside 0...65535") }
+        guard MapServerConfiguration.MissingTileAnswer(rawValue: missing) != nil else {
+            throw ValidationError("--missing: '\(missing)' is not allowed; expected placeholder or 404")
+        }
+        guard (1...16).contains(renderThreads) else { throw ValidationError("--render-threads: \(renderThreads) is outside 1...16") }
+        guard (1...10_000).contains(renderQueue) else { throw ValidationError("--render-queue: \(renderQueue) is outside 1...10000") }
+    }
+
+    func run() throws {
+        let catalog: StyleCatalog
+        do {
+            catalog = try StyleCatalog.loading(styleFiles: styleFiles)
+        } catch {
+            throw InputError(description: "--style-file: \(error.description)")
+        }
+        var policy: FetchPolicy?
+        if !offline {
+            policy = FetchPolicy()
+            if let userAgent { policy?.userAgent = userAgent }
+        }
+        let configuration = MapServerConfiguration(
+            host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: catalog,
+            fetchPolicy: policy, userAgentOverridden: userAgent != nil, cacheCapacity: cacheLimit?.capacity,
+            missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
+            renderThreads: renderThreads, renderQueueLimit: renderQueue
+        )
+        let server = try MapServerApp(configuration: configuration)
+        let host = host
+        try waitFor {
+            try await server.run { port in
+                FileHandle.standardOutput.write(Data("MapFrame serving on http://\(host):\(port)/\n".utf8))
+            }
+        }
+    }
+
+    /// Runs async work from this synchronous command and waits for it.
+    private func waitFor(_ work: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let failure = FailureBox()
+        Task {
+            do { try await work() } catch { failure.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.error { throw CommandFailure(description: "serve: \(error)") }
+    }
+}
+
+/// Carries an error out of the server task.
+private final class FailureBox: @unchecked Sendable {
+    var error: Error?
+}

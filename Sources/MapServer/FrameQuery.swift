@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import MapGeometry
+import MapRender
+import TileStore
+
+/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=`: a frame described by
+/// query parameters; every one is checked and a bad one is a 400 naming it.
+enum FrameQuery {
+    static let allowed: Set<String> = ["style", "lat", "lon", "zoom", "width", "height", "scale", "route"]
+
+    static func scene(from parameters: [(String, String)], catalog: StyleCatalog, route: (String) throws -> StoredRoute?) throws -> Scene {
+        var values: [String: String] = [:]
+        for (name, value) in parameters {
+            guard allowed.contains(name) else {
+                throw HTTPProblem.badRequest("\(name): unknown parameter; allowed: \(allowed.sorted().joined(separator: ", "))")
+            }
+            values[name] = value
+        }
+        let styleName = values["style"] ?? "osm"
+        guard let source = catalog[styleName] else {
+            throw HTTPProblem.notFound("style '\(styleName)' is not known; known styles: \(catalog.names.joined(separator: ", "))")
+        }
+        let scale = Int(try number(values, "scale", in: 1...2, default: 1, whole: true))
+        let limit = Double(Viewport.maxDevicePixels / scale)
+        let width = Int(try number(values, "width", in: 1...limit, default: 320, whole: true))
+        let height = Int(try number(values, "height", in: 1...limit, default: 480, whole: true))
+        let center = Coordinate(
+            latitude: try number(values, "lat", in: SceneFile.latitudeRange),
+            longitude: try number(values, "lon", in: SceneFile.longitudeRange)
+        )
+        let zoom = try number(values, "zoom", in: Double(source.zoomRange.min)...Double(source.zoomRange.max))
+        var scene = Scene(viewport: Viewport(width: width, height: height, scale: scale), style: styleName,
+                          camera: .fixed(Camera(center: center, zoom: zoom)))
+        if let id = values["route"] {
+            guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+            scene.route = stored.coordinates
+            scene.start = stored.start
+            scene.finish = stored.finish
+        }
+        return scene
+    }
+
+    private static func number(_ values: [String: String], _ name: String, in range: ClosedRange<Double>,
+                               default defaultValue: Double? = nil, whole: Bool = false) throws -> Double {
+        guard let text = values[name] else {
+            if let defaultValue { return defaultValue }
+            throw HTTPProblem.badRequest("\(name): missing; expected a number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        guard let value = Double(text), value.isFinite, !whole || value.rounded() == value else {
+            throw HTTPProblem.badRequest("\(name): '\(text.prefix(20))' is not \(whole ? "a whole number" : "a number")")
+        }
+        guard range.contains(value) else {
+            throw HTTPProblem.badRequest("\(name): \(text) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import MapGeometry
+import MapRender
+import Metrics
+import Prometheus
+import ServiceLifecycle
+import TileStore
+
+/// MapFrame's HTTP server: cached and composited tiles, stored routes, whole frames, a viewer
+/// page and metrics. Every endpoint is declared in `router()`, top to bottom.
+public final class MapServerApp: Sendable {
+    let configuration: MapServerConfiguration
+    let tiles: TileService
+    let routes: RouteStore
+    private let viewer: ViewerAssets
+
+    public init(configuration: MapServerConfiguration) throws {
+        self.configuration = configuration
+        try FileManager.default.createDirectory(atPath: configuration.cacheDirectory, withIntermediateDirectories: true)
+        routes = try RouteStore(path: configuration.cacheDirectory + "/routes.sqlite")
+        tiles = TileService(configuration: configuration)
+        viewer = ViewerAssets(leafletDirectory: configuration.leafletDirectory)
+        _ = MapServerApp.metricsRegistry
+    }
+
+    /// Metrics go to one Prometheus registry per process (swift-metrics can be bootstrapped once).
+    static let metricsRegistry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and returns.
+    /// `onListening` gets the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        var logger = Logger(label: "mapframe")
+        logger.logLevel = .warning
+        let flusher = PeriodicFlush(tiles: tiles)
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "MapFrame"),
+            services: [flusher],
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        tiles.shutdown()
+    }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        // Metrics see the final status, after errors have become JSON answers.
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ResponseHeadersMiddleware())
+
+        router.get("/") { _, _ in self.viewer.page() }
+        router.get("/leaflet/**") { request, _ in try self.viewer.leafletFile(request.uri.path) }
+        router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
+        router.get("/metrics") { _, _ in self.metrics() }
+
+        // One trie node per position: the ":style" of "/tiles/:style" is the "<style>.json" document.
+        router.get("/tiles/:style") { request, context in
+            let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
+            return JSONBody.response(TileJSON.document(
+                for: source, tileURL: self.baseURL(request) + "/tiles/\(source.name)/{z}/{x}/{y}.png",
+                name: source.title, bounds: nil, centerZoom: nil
+            ))
+        }
+        router.get("/tiles/:style/:z/:x/:y") { request, context in
+            let address = try self.tileAddress(context)
+            if let image = try await self.tiles.baseTile(address) { return self.imageResponse(image, request: request) }
+            guard self.configuration.missingTileAnswer == .placeholder else {
+                throw HTTPProblem.notFound("tile \(address.tile) of \(address.source.name) is not cached and could not be fetched")
+            }
+            return self.imageResponse(self.tiles.placeholder(retina: address.retina), request: request)
+        }
+
+        router.post("/routes") { request, context in try await self.addRoute(request, context: context) }
+        router.get("/routes") { request, _ in JSONBody.response(["routes": try self.routes.ids().map { self.routeURL($0, request) }]) }
+        router.get("/routes/:id") { request, context in
+            let route = try self.route(context)
+            return JSONBody.response(self.routeDocument(route, request: request, includeCoordinates: true))
+        }
+        router.delete("/routes/:id") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            guard try self.routes.delete(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+            return Response(status: .noContent)
+        }
+        router.get("/routes/:id/tiles/:style") { request, context in
+            let route = try self.route(context)
+            let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
+            let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: 24, zoomRange: source.zoomRange)
+            return JSONBody.response(TileJSON.document(
+                for: source, tileURL: self.routeURL(route.id, request) + "/tiles/\(source.name)/{z}/{x}/{y}.png",
+                name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
+            ))
+        }
+        router.get("/routes/:id/tiles/:style/:z/:x/:y") { request, context in
+            let route = try self.route(context)
+            let address = try self.tileAddress(context)
+            return self.imageResponse(try await self.tiles.routeTile(address, route: route), request: request)
+        }
+
+        router.get("/frame.png") { request, _ in
+            let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            let scene = try FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try self.routes.route(id: $0) }
+            return self.imageResponse(try await self.tiles.frame(scene), request: request)
+        }
+        router.post("/frame") { request, context in
+            let body = try await self.body(of: request, context: context)
+            let scene: Scene
+            do {
+                scene = try SceneFile.parse(body, name: "scene", catalog: self.configuration.catalog)
+            } catch let error as SceneError {
+                throw HTTPProblem.badRequest(error.description)
+            }
+            return self.imageResponse(try await self.tiles.frame(scene), request: request)
+        }
+        return router
+    }
+
+    // MARK: - Handlers' helpers
+
+    private func addRoute(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let body = try await body(of: request, context: context)
+        let line = try RoutePayload.parse(body, contentType: request.headers[.contentType], maxBytes: configuration.maxBodyBytes)
+        let route = try routes.add(line.coordinates)
+        var document = routeDocument(route, request: request, includeCoordinates: false)
+        document["tilejson"] = routeURL(route.id, request) + "/tiles/osm.json"
+        return JSONBody.response(document, status: .created, headers: [.location: "/routes/\(route.id)"])
+    }
+
+    private func body(of request: Request, context: BasicRequestContext) async throws -> Data {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
+            return Data(buffer.readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw HTTPProblem(status: .contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+    }
+
+    private func routeDocument(_ route: StoredRoute, request: Request, includeCoordinates: Bool) -> [String: Any] {
+        let bounds = route.bounds
+        var document: [String: Any] = [
+            "id": route.id,
+            "bounds": [bounds.west, bounds.south, bounds.east, bounds.north],
+            "start": ["lat": route.start.latitude, "lon": route.start.longitude],
+            "finish": ["lat": route.finish.latitude, "lon": route.finish.longitude],
+            "points": route.coordinates.count,
+            "tilejson": routeURL(route.id, request) + "/tiles/osm.json",
+        ]
+        if includeCoordinates {
+            document["coordinates"] = route.coordinates.map { [$0.longitude, $0.latitude] }
+        }
+        return document
+    }
+
+    private func route(_ context: BasicRequestContext) throws -> StoredRoute {
+        let id = context.parameters.get("id") ?? ""
+        guard let route = try routes.route(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+        return route
+    }
+
+    private func tileAddress(_ context: BasicRequestContext) throws -> TileAddress {
+        try TileAddress(
+            style: context.parameters.get("style") ?? "", z: context.parameters.get("z") ?? "",
+            x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", catalog: configuration.catalog
+        )
+    }
+
+    /// The style named by a `<style>.json` path component.
+    private func source(jsonFile: String) throws -> TileSource {
+        guard jsonFile.hasSuffix(".json") else { throw HTTPProblem.notFound("'\(jsonFile)' is not a TileJSON document") }
+        let name = String(jsonFile.dropLast(5))
+        guard let source = configuration.catalog[name] else { throw HTTPProblem.notFound("style '\(name)' is not known") }
+        return source
+    }
+
+    /// The scheme and host the client used, for absolute URLs in TileJSON.
+    private func baseURL(_ request: Request) -> String {
+        "http://" + (request.head.authority ?? "\(configuration.host):\(configuration.port)")
+    }
+
+    private func routeURL(_ id: String, _ request: Request) -> String { baseURL(request) + "/routes/\(id)" }
+
+    /// PNG with a strong ETag, Cache-Control from the tile's freshness, Last-Modified, and 304
+    /// for a matching If-None-Match. Placeholders are marked and never cached by clients.
+    private func imageResponse(_ image: EncodedImage, request: Request) -> Response {
+        var headers: HTTPFields = [.contentType: "image/png", .eTag: image.etag]
+        headers[.cacheControl] = image.maxAge > 0 ? "public, max-age=\(image.maxAge)" : "no-store"
+        if let lastModified = image.lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
+        if image.isPlaceholder { headers[MapServerApp.placeholderHeader] = "true" }
+        let ifNoneMatch = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if !image.isPlaceholder, ifNoneMatch.contains(image.etag) || ifNoneMatch.contains("*") {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(image.data.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    /// Marks a grey stand-in tile.
+    static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
+
+    private func metrics() -> Response {
+        var text: [UInt8] = []
+        MapServerApp.metricsRegistry.emit(into: &text)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: text))
+        )
+    }
+}
+
+/// Writes the caches' last-use times and metadata every few seconds while the server runs.
+struct PeriodicFlush: Service {
+    let tiles: TileService
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(5))
+            tiles.flushStores()
+        }
+    }
+}

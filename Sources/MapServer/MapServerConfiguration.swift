@@ -1,0 +1,52 @@
+import Foundation
+import TileStore
+
+/// Everything `mapframe serve` is told.
+public struct MapServerConfiguration: Sendable {
+    /// What to answer for a base tile that is neither cached nor fetchable.
+    public enum MissingTileAnswer: String, Sendable {
+        /// A grey tile with `Cache-Control: no-store` and `X-MapFrame-Placeholder: true`.
+        case placeholder
+        /// 404 with a JSON error.
+        case notFound = "404"
+    }
+
+    public var host: String
+    public var port: Int
+    /// Where `<style>.mbtiles` caches and `routes.sqlite` live.
+    public var cacheDirectory: String
+    public var catalog: StyleCatalog
+    /// The upstream; nil serves only what is cached.
+    public var fetchPolicy: FetchPolicy?
+    public var userAgentOverridden: Bool
+    public var cacheCapacity: CacheCapacity?
+    public var missingTileAnswer: MissingTileAnswer
+    /// Threads that render frames and composited tiles.
+    public var renderThreads: Int
+    /// Render jobs that may wait for a thread; beyond this the server answers 503.
+    public var renderQueueLimit: Int
+    /// The largest request body accepted (routes, scenes).
+    public var maxBodyBytes: Int
+    /// Where Leaflet's files are (Debian's libjs-leaflet).
+    public var leafletDirectory: String
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
+        fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
+        missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
+        maxBodyBytes: Int = 5_000_000, leafletDirectory: String = "/usr/share/javascript/leaflet"
+    ) {
+        self.host = host
+        self.port = port
+        self.cacheDirectory = cacheDirectory
+        self.catalog = catalog
+        self.fetchPolicy = fetchPolicy
+        self.userAgentOverridden = userAgentOverridden
+        self.cacheCapacity = cacheCapacity
+        self.missingTileAnswer = missingTileAnswer
+        self.renderThreads = renderThreads
+        self.renderQueueLimit = renderQueueLimit
+        self.maxBodyBytes = maxBodyBytes
+        self.leafletDirectory = leafletDirectory
+    }
+}

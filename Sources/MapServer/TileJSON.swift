@@ -1,0 +1,25 @@
+import MapGeometry
+import TileStore
+
+/// TileJSON 3.0.0 documents, so that Leaflet, MapLibre and friends can find the tiles.
+enum TileJSON {
+    /// The whole Web Mercator world.
+    static let worldBounds = [-180.0, -85.0511, 180.0, 85.0511]
+
+    static func document(for source: TileSource, tileURL: String, name: String, bounds: GeoBounds?, centerZoom: Int?) -> [String: Any] {
+        var document: [String: Any] = [
+            "tilejson": "3.0.0",
+            "name": name,
+            "attribution": source.attribution.replacingOccurrences(of: "\n", with: "; "),
+            "tiles": [tileURL],
+            "minzoom": source.zoomRange.min,
+            "maxzoom": source.zoomRange.max,
+            "scheme": "xyz",
+            "bounds": bounds.map { [$0.west, $0.south, $0.east, $0.north] } ?? worldBounds,
+        ]
+        if let bounds, let centerZoom {
+            document["center"] = [bounds.center.longitude, bounds.center.latitude, Double(centerZoom)]
+        }
+        return document
+    }
+}
