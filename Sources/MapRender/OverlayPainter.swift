@@ -49,6 +49,33 @@ final class SpriteCache {
         return sprite
     }
 
+    /// Draws a marker image once: a soft shadow (the outline under `shadowTransform`, blurred),
+    /// then the body. Both are drawn in logical pixels with the anchor at (0, 0); `extent` says
+    /// how far the marker reaches from its anchor.
+    static func renderSprite(
+        extent: EdgeInsets, scale: Double, shadowColour: Colour, shadowBlur: Int,
+        shadowTransform: (Canvas) -> Void, outline: (Canvas) -> Void, body: (Canvas) -> Void
+    ) -> Sprite {
+        let width = Int(((extent.left + extent.right) * scale).rounded(.up))
+        let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
+        let anchorX = extent.left * scale, anchorY = extent.top * scale
+
+        let shadow = Canvas.alphaMask(width: width, height: height)
+        shadow.translate(x: anchorX, y: anchorY)
+        shadow.scale(by: scale)
+        shadowTransform(shadow)
+        outline(shadow)
+        shadow.fillPath(with: .black)
+        shadow.blurAlpha(radius: shadowBlur)
+
+        let sprite = Canvas(width: width, height: height)
+        sprite.fill(with: shadowColour, maskedBy: shadow, atX: 0, y: 0)
+        sprite.translate(x: anchorX, y: anchorY)
+        sprite.scale(by: scale)
+        body(sprite)
+        return Sprite(canvas: sprite, anchorX: anchorX, anchorY: anchorY)
+    }
+
     /// Draws a sprite with its anchor on the whole device pixel nearest `point`, so markers stay crisp.
     func draw(_ sprite: Sprite, at point: PixelPoint, on canvas: Canvas) {
         canvas.draw(sprite.canvas, atX: point.x.rounded() - sprite.anchorX, y: point.y.rounded() - sprite.anchorY)

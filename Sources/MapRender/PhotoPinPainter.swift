@@ -32,27 +32,15 @@ enum PhotoPinSprite {
     static let shadowOffset = PixelPoint(x: 2, y: 1)
 
     static func render(_ style: PhotoPinStyle, scale: Double) -> SpriteCache.Sprite {
-        let extent = PhotoPinStyle.extent
-        let width = Int(((extent.left + extent.right) * scale).rounded(.up))
-        let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
-        let anchorX = extent.left * scale, anchorY = extent.top * scale
-
-        let shadow = Canvas.alphaMask(width: width, height: height)
-        shadow.translate(x: anchorX, y: anchorY)
-        shadow.scale(by: scale)
-        shadow.translate(x: shadowOffset.x, y: shadowOffset.y)
-        addOutline(to: shadow)
-        shadow.fillPath(with: .black)
-        shadow.blurAlpha(radius: 1)
-
-        let sprite = Canvas(width: width, height: height)
-        sprite.fill(with: style.shadow, maskedBy: shadow, atX: 0, y: 0)
-        sprite.translate(x: anchorX, y: anchorY)
-        sprite.scale(by: scale)
-        addOutline(to: sprite)
-        sprite.fillPath(with: style.fill)
-        drawCamera(on: sprite, colour: style.glyph, lens: style.fill)
-        return SpriteCache.Sprite(canvas: sprite, anchorX: anchorX, anchorY: anchorY)
+        SpriteCache.renderSprite(
+            extent: PhotoPinStyle.extent, scale: scale, shadowColour: style.shadow, shadowBlur: 1,
+            shadowTransform: { $0.translate(x: shadowOffset.x, y: shadowOffset.y) },
+            outline: addOutline
+        ) { sprite in
+            addOutline(to: sprite)
+            sprite.fillPath(with: style.fill)
+            drawCamera(on: sprite, colour: style.glyph, lens: style.fill)
+        }
     }
 
     private static func addOutline(to canvas: Canvas) {

@@ -35,28 +35,16 @@ enum WispMarkerSprite {
     static let shadowColour = Colour(red: 0, green: 0, blue: 0, alpha: 0.4)
 
     static func render(_ style: WispMarkerStyle, scale: Double) -> SpriteCache.Sprite {
-        let extent = WispMarkerStyle.extent
-        let width = Int(((extent.left + extent.right) * scale).rounded(.up))
-        let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
-        let anchorX = extent.left * scale, anchorY = extent.top * scale
-
-        let shadow = Canvas.alphaMask(width: width, height: height)
-        shadow.translate(x: anchorX, y: anchorY)
-        shadow.scale(by: scale)
-        shadow.transform(xx: 1, yx: 0, xy: -shadowShear, yy: shadowFlattening)
-        addOutline(to: shadow)
-        shadow.fillPath(with: .black)
-        shadow.blurAlpha(radius: Int(scale.rounded()))
-
-        let sprite = Canvas(width: width, height: height)
-        sprite.fill(with: shadowColour, maskedBy: shadow, atX: 0, y: 0)
-        sprite.translate(x: anchorX, y: anchorY)
-        sprite.scale(by: scale)
-        addOutline(to: sprite)
-        sprite.fillPathPreserving(with: style.fill)
-        sprite.strokePath(with: style.outline, width: 1, cap: .round, join: .round)
-        drawLetter(style.letter, on: sprite)
-        return SpriteCache.Sprite(canvas: sprite, anchorX: anchorX, anchorY: anchorY)
+        SpriteCache.renderSprite(
+            extent: WispMarkerStyle.extent, scale: scale, shadowColour: shadowColour, shadowBlur: Int(scale.rounded()),
+            shadowTransform: { $0.transform(xx: 1, yx: 0, xy: -shadowShear, yy: shadowFlattening) },
+            outline: addOutline
+        ) { sprite in
+            addOutline(to: sprite)
+            sprite.fillPathPreserving(with: style.fill)
+            sprite.strokePath(with: style.outline, width: 1, cap: .round, join: .round)
+            drawLetter(style.letter, on: sprite)
+        }
     }
 
     /// A teardrop: two gently curved sides from the tip to the head's tangent points, and the
