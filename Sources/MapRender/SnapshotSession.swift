@@ -24,6 +24,18 @@ public struct TileFillReport: Sendable, Equatable {
     }
 }
 
+extension RenderedFrame {
+    /// The frame with each missing tile's reason taken from its fill where that says more
+    /// (a failed fetch, a 404) than the renderer's "not cached".
+    func explainingMissingTiles(with fills: [TileID: TileFill]) -> RenderedFrame {
+        let missing = missingTiles.map { tile -> MissingTile in
+            if case .missing(let reason)? = fills[tile.tile], tile.reason == .notCached { return reason }
+            return tile
+        }
+        return RenderedFrame(canvas: canvas, geometry: geometry, tileCount: tileCount, missingTiles: missing)
+    }
+}
+
 /// Renders scenes against MBTiles caches, filling them from the upstream unless offline, and
 /// reusing open caches, decoded tiles and marker sprites across frames. The CLI's `snapshot`
 /// and `goldens` commands both render through it.
@@ -75,9 +87,10 @@ public final class SnapshotSession {
         }
         let store = try store(for: source)
         var report = TileFillReport()
-        for fill in store.fillAndWait(FrameRenderer.tiles(for: scene, source: source)).values { report.count(fill) }
+        let fills = store.fillAndWait(FrameRenderer.tiles(for: scene, source: source))
+        for fill in fills.values { report.count(fill) }
         let frame = renderer.render(scene, source: source, tiles: store)
         try store.flush()
-        return (frame, report)
+        return (frame.explainingMissingTiles(with: fills), report)
     }
 }

@@ -16,22 +16,26 @@ public final class MBTilesCache {
     /// gains MapFrame's freshness tables if it lacks them.
     public convenience init(openingExisting path: String, readOnly: Bool = true) throws(CacheError) {
         try self.init(connection: SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite))
-        if !readOnly { try connection.execute(MBTilesCache.freshnessSchema) }
+        if !readOnly { try connection.transaction { () throws(CacheError) in try connection.execute(MBTilesCache.freshnessSchema) } }
     }
 
     /// Opens an MBTiles file, creating it with the MBTiles schema if it does not exist.
     public convenience init(creatingIfNeeded path: String) throws(CacheError) {
         let connection = try SQLiteConnection(path: path, mode: .create)
-        try connection.execute("""
-            PRAGMA journal_mode = WAL;
+        // WAL first, on its own; then the schema in one write transaction, so that two processes
+        // creating the same file wait for each other instead of failing.
+        try connection.switchToWriteAheadLog()
+        try connection.transaction { () throws(CacheError) in
+            try connection.execute("""
             CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL, value TEXT);
             CREATE UNIQUE INDEX IF NOT EXISTS metadata_name ON metadata (name);
             CREATE TABLE IF NOT EXISTS tiles (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
                                               tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL);
             CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
             """)
+            try connection.execute(MBTilesCache.freshnessSchema)
+        }
         try self.init(connection: connection)
-        try connection.execute(MBTilesCache.freshnessSchema)
     }
 
     /// MapFrame's side tables. MBTiles readers ignore extra tables; these hold what the format

@@ -174,24 +174,41 @@ extension MBTilesCache {
 
     /// Brings `bounds`, `minzoom`, `maxzoom` and the descriptive rows up to date with the tiles held.
     public func refreshMetadata(name: String, attribution: String, format: String = "png") throws(CacheError) {
-        let query = try connection.prepare("SELECT min(zoom_level), max(zoom_level) FROM tiles")
-        var values = ["name": name, "attribution": attribution, "format": format, "type": "baselayer", "version": "1"]
-        if try query.step(), query.string(at: 0) != nil {
-            let minZoom = query.int(at: 0), maxZoom = query.int(at: 1)
-            values["minzoom"] = String(minZoom)
-            values["maxzoom"] = String(maxZoom)
-            let extent = try connection.prepare("""
-                SELECT min(tile_column), max(tile_column), min(tile_row), max(tile_row) FROM tiles WHERE zoom_level = ?
-                """)
-            extent.bind(maxZoom, at: 1)
-            if try extent.step() {
-                let northWest = TileID(z: maxZoom, x: extent.int(at: 0), tmsRow: extent.int(at: 3)).bounds
-                let southEast = TileID(z: maxZoom, x: extent.int(at: 1), tmsRow: extent.int(at: 2)).bounds
-                values["bounds"] = [northWest.west, southEast.south, southEast.east, northWest.north]
-                    .map { String(format: "%.6f", $0) }.joined(separator: ",")
+        // One write transaction from the start: a read that later turns into a write can fail at
+        // once with "database is locked" when another process writes, whatever the busy timeout.
+        try inTransactionIfNeeded { () throws(CacheError) in
+            var values = ["name": name, "attribution": attribution, "format": format, "type": "baselayer", "version": "1"]
+            if let zooms = try zoomExtent() {
+                values["minzoom"] = String(zooms.min)
+                values["maxzoom"] = String(zooms.max)
+                if let bounds = try bounds(atZoom: zooms.max) {
+                    values["bounds"] = [bounds.west, bounds.south, bounds.east, bounds.north]
+                        .map { String(format: "%.6f", $0) }.joined(separator: ",")
+                }
             }
+            try setMetadata(values)
         }
-        try setMetadata(values)
+    }
+
+    /// The shallowest and deepest zoom held, or nil for an empty cache.
+    private func zoomExtent() throws(CacheError) -> (min: Int, max: Int)? {
+        let query = try connection.prepare("SELECT min(zoom_level), max(zoom_level) FROM tiles")
+        defer { query.reset() }
+        guard try query.step(), query.string(at: 0) != nil else { return nil }
+        return (query.int(at: 0), query.int(at: 1))
+    }
+
+    /// The area covered by the tiles held at one zoom.
+    private func bounds(atZoom zoom: Int) throws(CacheError) -> GeoBounds? {
+        let extent = try connection.prepare("""
+            SELECT min(tile_column), max(tile_column), min(tile_row), max(tile_row) FROM tiles WHERE zoom_level = ?
+            """)
+        defer { extent.reset() }
+        extent.bind(zoom, at: 1)
+        guard try extent.step(), extent.string(at: 0) != nil else { return nil }
+        let northWest = TileID(z: zoom, x: extent.int(at: 0), tmsRow: extent.int(at: 3)).bounds
+        let southEast = TileID(z: zoom, x: extent.int(at: 1), tmsRow: extent.int(at: 2)).bounds
+        return GeoBounds(south: southEast.south, west: northWest.west, north: northWest.north, east: southEast.east)
     }
 
     private func deleteTiles(where condition: String) throws(CacheError) -> Int {

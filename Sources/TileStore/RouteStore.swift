@@ -26,10 +26,10 @@ public final class RouteStore: @unchecked Sendable {
 
     public init(path: String) throws(CacheError) {
         connection = try SQLiteConnection(path: path, mode: .create)
-        try connection.execute("""
-            PRAGMA journal_mode = WAL;
-            CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL);
-            """)
+        try connection.switchToWriteAheadLog()
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL)"
+        )
     }
 
     /// Stores a route under a new random id and returns it.

@@ -54,6 +54,24 @@ final class SQLiteConnection {
         return SQLiteStatement(statement: statement, connection: self)
     }
 
+    /// Puts the file in write-ahead-log mode, so readers and one writer can work at once.
+    /// Switching needs the file to itself, and SQLite does not wait for that even with a busy
+    /// timeout, so when another process is using the file this tries again for up to 10 s.
+    func switchToWriteAheadLog() throws(CacheError) {
+        var attempts = 0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                let code = sqlite3_errcode(handle)
+                attempts += 1
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, attempts < 200 else { throw error }
+                usleep(50_000)
+            }
+        }
+    }
+
     /// Runs `body` inside one transaction, committing on success and rolling back on error.
     func transaction<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
         try execute("BEGIN IMMEDIATE")

@@ -1,6 +1,10 @@
+import FixtureTiles
 import Foundation
 import ImageCodec
+import MapGeometry
+import Synchronization
 import Testing
+import UpstreamSimulator
 
 /// What a finished child process left behind.
 struct CommandResult: CustomStringConvertible {
@@ -20,40 +24,98 @@ struct TestSetupError: Error, CustomStringConvertible {
 
 /// Runs a program to completion. Its output goes through files, so a chatty program can never
 /// block on a full pipe.
-func runProgram(_ executable: URL, _ arguments: [String], in directory: URL) throws -> CommandResult {
-    let logs = FileManager.default.temporaryDirectory.appendingPathComponent("CLITests-logs-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: logs) }
-    let outURL = logs.appendingPathComponent("stdout"), errURL = logs.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    defer {
-        try? out.close()
-        try? err.close()
-    }
-    let process = Process()
-    // Every rendering command in these tests runs with --offline; a proxy that refuses
-    // connections makes any attempt to reach a tile server fail at once instead of going out.
+func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> CommandResult {
+    try ChildProcess.start(executable, arguments, in: directory, environment: environment).waitForExit()
+}
+
+/// The environment every child process gets: this process's, with a proxy that refuses
+/// connections, so that nothing can reach a real tile server, except 127.0.0.1, where the tests'
+/// UpstreamSimulator listens. `overrides` then sets variables, or removes those mapped to nil.
+func childEnvironment(_ overrides: [String: String?] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
         environment[variable] = "http://127.0.0.1:9"
     }
-    environment["NO_PROXY"] = nil
-    environment["no_proxy"] = nil
-    process.environment = environment
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    return CommandResult(
-        status: process.terminationStatus,
-        standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-    )
+    environment["NO_PROXY"] = "127.0.0.1,localhost"
+    environment["no_proxy"] = "127.0.0.1,localhost"
+    for (variable, value) in overrides {
+        environment[variable] = value
+    }
+    return environment
+}
+
+/// A program running in the background, its standard output and error going to files that can be
+/// read while it runs.
+final class ChildProcess {
+    private let process = Process()
+    private let logs: URL
+    private let outputFiles: [FileHandle]
+
+    /// Starts `executable` in `directory` with `childEnvironment(environment)`.
+    static func start(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, in: directory, environment: environment)
+    }
+
+    private init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?]) throws {
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("CLITests-logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        for name in ["stdout", "stderr"] {
+            _ = FileManager.default.createFile(atPath: logs.appendingPathComponent(name).path, contents: nil)
+        }
+        self.logs = logs
+        outputFiles = try ["stdout", "stderr"].map { try FileHandle(forWritingTo: logs.appendingPathComponent($0)) }
+        process.environment = childEnvironment(environment)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = outputFiles[0]
+        process.standardError = outputFiles[1]
+        do {
+            try process.run()
+        } catch {
+            cleanUp()
+            throw error
+        }
+    }
+
+    /// A test that ends early leaves no program behind.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        cleanUp()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// What the program has written to standard error so far.
+    var standardErrorSoFar: String {
+        String(decoding: (try? Data(contentsOf: logs.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Sends `signal` to the program, such as SIGKILL to stop it dead.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the program to end and returns its exit status and output. For a program ended
+    /// by a signal, the status is the signal's number.
+    func waitForExit() throws -> CommandResult {
+        process.waitUntilExit()
+        defer { cleanUp() }
+        return CommandResult(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: logs.appendingPathComponent("stdout")), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: logs.appendingPathComponent("stderr")), as: UTF8.self)
+        )
+    }
+
+    /// Closes and removes the output files; safe to call more than once.
+    private func cleanUp() {
+        for file in outputFiles { try? file.close() }
+        try? FileManager.default.removeItem(at: logs)
+    }
 }
 
 /// The `mapframe` executable that `swift build --build-tests` put next to the test bundle.
@@ -108,8 +170,18 @@ struct Workspace {
         return url.path
     }
 
-    func mapframe(_ arguments: String...) throws -> CommandResult {
-        try runProgram(Mapframe.executable(), arguments, in: directory)
+    /// Runs `mapframe` to completion; `environment` sets (or, with nil, removes) variables.
+    func mapframe(_ arguments: String..., environment: [String: String?] = [:]) throws -> CommandResult {
+        try runProgram(Mapframe.executable(), arguments, in: directory, environment: environment)
+    }
+
+    func mapframe(_ arguments: [String], environment: [String: String?] = [:]) throws -> CommandResult {
+        try runProgram(Mapframe.executable(), arguments, in: directory, environment: environment)
+    }
+
+    /// Starts `mapframe` in the background.
+    func startMapframe(_ arguments: [String], environment: [String: String?] = [:]) throws -> ChildProcess {
+        try ChildProcess.start(Mapframe.executable(), arguments, in: directory, environment: environment)
     }
 
     /// Builds fixture tiles covering the test scenes (zoom 16 and, for scale 2, 17) into
@@ -161,4 +233,142 @@ func isTileReport(_ line: String, scene: String, output: String, missing: Int) -
     let counts = line[colon.upperBound...]
     return counts.range(of: #"^\d+ tiles\b"#, options: .regularExpression) != nil
         && counts.range(of: #"(^|[^0-9])\#(missing) missing\b"#, options: .regularExpression) != nil
+}
+
+// MARK: - A local tile server
+
+/// The upstream path of a tile: "/z/x/y.png".
+func upstreamPath(_ tile: TileID) -> String { "/\(tile.z)/\(tile.x)/\(tile.y).png" }
+
+/// The tile a path such as "/16/32793/21583.png" names, if it names one.
+func tileID(atUpstreamPath path: String) -> TileID? {
+    guard path.hasPrefix("/"), path.hasSuffix(".png") else { return nil }
+    let numbers = path.dropFirst().dropLast(4).split(separator: "/").compactMap { Int($0) }
+    guard numbers.count == 3 else { return nil }
+    let tile = TileID(z: numbers[0], x: numbers[1], y: numbers[2])
+    return tile.isValid ? tile : nil
+}
+
+/// Fixture tiles as PNG files, each drawn once per test run and then shared.
+enum FixturePNG {
+    private static let drawn = Mutex<[TileID: Data]>([:])
+
+    static func data(for tile: TileID) -> Data {
+        if let data = drawn.withLock({ $0[tile] }) { return data }
+        // Drawn outside the lock, so that several connections can draw at once.
+        let data = try! FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
+        drawn.withLock { $0[tile] = data }
+        return data
+    }
+}
+
+extension UpstreamSimulator {
+    /// Answers every "/z/x/y.png" with that fixture tile (other paths get 404), after `delay`,
+    /// with `headers` added, such as a Cache-Control. Replaces any earlier default handler.
+    func serveFixtureTiles(delay: TimeInterval = 0, headers: @escaping @Sendable (TileID) -> [(String, String)] = { _ in [] }) {
+        setDefaultHandler { path in
+            guard let tile = tileID(atUpstreamPath: path) else { return nil }
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            return .png(FixturePNG.data(for: tile), headers: headers(tile))
+        }
+    }
+
+    /// Answers every request without a response of its own with this status and a text body.
+    func answerEveryRequest(status: Int) {
+        setDefaultHandler { _ in
+            SimulatedResponse(status: status, headers: [("Content-Type", "text/plain")], body: Data("no tiles today\n".utf8))
+        }
+    }
+}
+
+extension Workspace {
+    /// Writes a style file `<name>.style.json` whose tiles come from `upstream`, with `query`
+    /// after the tile path and the API key in `apiKeyEnv`; returns its path.
+    @discardableResult
+    func writeStyle(named name: String = "local", upstream: UpstreamSimulator, query: String = "", apiKeyEnv: String? = nil) throws -> String {
+        let key = apiKeyEnv.map { #", "apiKeyEnv": "\#($0)""# } ?? ""
+        return try write(
+            #"{"name": "\#(name)", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png\#(query)", "minZoom": 0, "maxZoom": 19, "attribution": "Local"\#(key)}"#,
+            to: "\(name).style.json"
+        )
+    }
+}
+
+/// An area to seed: `--bbox` and `--zoom`, and the tiles they cover.
+struct SeedArea {
+    /// West,south,east,north, as `--bbox` takes it.
+    let bbox: String
+    let zooms: ClosedRange<Int>
+
+    var arguments: [String] { ["--bbox", bbox, "--zoom", "\(zooms.lowerBound)-\(zooms.upperBound)"] }
+
+    /// Every tile the area covers, by MapGeometry's own count.
+    var tiles: Set<TileID> {
+        let edges = bbox.split(separator: ",").map { Double($0)! }
+        let bounds = GeoBounds(south: edges[1], west: edges[0], north: edges[3], east: edges[2])
+        return Set(zooms.flatMap { TileID.covering(bounds, zoom: $0) })
+    }
+}
+
+/// The tile counts in a seed progress line ("seed: 40/64 tiles: 0 cached, 40 fetched, …") or a
+/// snapshot report line ("scene.json -> out.png: 9 tiles: 0 cached, 9 fetched, …").
+struct FillCounts: Equatable, CustomStringConvertible {
+    /// The area's or frame's tile count.
+    var tiles: Int
+    var cached = 0, fetched = 0, revalidated = 0, stale = 0, failed = 0
+
+    init(tiles: Int, cached: Int = 0, fetched: Int = 0, revalidated: Int = 0, stale: Int = 0, failed: Int = 0) {
+        (self.tiles, self.cached, self.fetched, self.revalidated, self.stale, self.failed) = (tiles, cached, fetched, revalidated, stale, failed)
+    }
+
+    /// Nil when the line holds no complete counts.
+    init?(line: some StringProtocol) {
+        let pattern = #/(\d+) tiles: (\d+) cached, (\d+) fetched, (\d+) revalidated, (\d+) stale, (\d+) failed/#
+        guard let match = String(line).firstMatch(of: pattern) else { return nil }
+        let numbers = [match.1, match.2, match.3, match.4, match.5, match.6].map { Int($0)! }
+        self.init(tiles: numbers[0], cached: numbers[1], fetched: numbers[2], revalidated: numbers[3], stale: numbers[4], failed: numbers[5])
+    }
+
+    var description: String { "\(tiles) tiles: \(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed" }
+}
+
+/// Runs a Python 3 script with `arguments` (sys.argv[1...]).
+func runPython(_ script: String, _ arguments: [String]) throws -> CommandResult {
+    try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
+}
+
+/// What an MBTiles cache holds, read with Python's sqlite3 (not MapFrame's own SQLite code),
+/// each tile's bytes decoded with PNGCodec.
+struct CacheContents {
+    /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file.
+    var integrity: String
+    var tiles: Set<TileID> = []
+    /// Stored tiles with no row in mapframe_tile_state.
+    var tilesWithoutState: Set<TileID> = []
+    /// Stored tiles whose bytes do not decode as PNG.
+    var undecodable: Set<TileID> = []
+
+    static func read(_ path: String) throws -> CacheContents {
+        let result = try runPython("""
+            import base64, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(" | ".join(row[0] for row in db.execute("PRAGMA integrity_check")))
+            rows = db.execute("SELECT t.zoom_level, t.tile_column, t.tile_row, s.zoom_level IS NOT NULL, t.tile_data "
+                              "FROM tiles t LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)")
+            for z, x, row, has_state, data in rows:
+                print(z, x, row, int(has_state), base64.b64encode(data).decode())
+            """, [path])
+        guard result.status == 0 else { throw TestSetupError(description: "cannot read \(path): \(result)") }
+        var lines = result.standardOutput.split(separator: "\n")[...]
+        var contents = CacheContents(integrity: String(lines.popFirst() ?? ""))
+        for line in lines {
+            let fields = line.split(separator: " ")
+            let tile = TileID(z: Int(fields[0])!, x: Int(fields[1])!, tmsRow: Int(fields[2])!)
+            contents.tiles.insert(tile)
+            if fields[3] == "0" { contents.tilesWithoutState.insert(tile) }
+            let data = fields.count > 4 ? Data(base64Encoded: String(fields[4])) : Data()
+            if (try? PNGCodec.decode(data ?? Data())) == nil { contents.undecodable.insert(tile) }
+        }
+        return contents
+    }
 }

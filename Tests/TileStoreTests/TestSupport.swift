@@ -1,8 +1,12 @@
+import FixtureTiles
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
+import Synchronization
 import Testing
 import TileStore
+import UpstreamSimulator
 
 /// Runs `body` with a fresh empty directory, removed afterwards.
 func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
@@ -96,5 +100,239 @@ extension MissingTile.Reason {
     var isUndecodable: Bool {
         if case .undecodable = self { return true }
         return false
+    }
+}
+
+extension TileFill {
+    /// The missing tile, or nil when the fill produced a usable tile.
+    var missing: MissingTile? {
+        if case .missing(let missing) = self { return missing }
+        return nil
+    }
+
+    /// The failure message of a stale fill, or nil when the fill was not stale.
+    var staleMessage: String? {
+        if case .stale(let message) = self { return message }
+        return nil
+    }
+}
+
+extension MissingTile.Reason {
+    /// The message of a failed fetch, or nil for any other reason.
+    var fetchFailureMessage: String? {
+        if case .fetchFailed(let message) = self { return message }
+        return nil
+    }
+}
+
+extension RGBA {
+    /// The grey a frame shows where a tile is missing: exactly 128, 128, 128 (`Colour.missingTileGrey`).
+    static let missingTileGrey = RGBA(red: 128, green: 128, blue: 128)
+}
+
+extension DispatchGroup {
+    /// Waits until every `enter()` has been matched by a `leave()`, without blocking a thread.
+    func waitWithoutBlocking() async {
+        await withCheckedContinuation { continuation in notify(queue: .global()) { continuation.resume() } }
+    }
+}
+
+// MARK: - A simulated upstream and a cache filled from it
+
+/// A clock that stands still until a test moves it, so tiles expire without any sleeping.
+final class TestClock: Sendable {
+    /// A whole second (HTTP dates have no fractions, so `Expires` lifetimes come out exact).
+    static let start = Date(timeIntervalSince1970: 1_750_000_000)
+
+    private let current = Mutex(TestClock.start)
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
+}
+
+extension FetchPolicy {
+    /// Short timeouts and waits, so that a fault costs a second or two rather than the minutes
+    /// real servers are allowed.
+    static func fastTest(maxAttempts: Int = 3, maxConnectionsPerHost: Int = 2, userAgent: String = FetchPolicy.defaultUserAgent) -> FetchPolicy {
+        FetchPolicy(
+            userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(1), totalTimeout: .seconds(2),
+            maxAttempts: maxAttempts, retryBackoff: .milliseconds(50), maxRetryAfter: .seconds(2)
+        )
+    }
+}
+
+/// The tiles the simulated upstream serves. Each is one solid colour of its own, different for
+/// every tile and every version of it, and never the missing-tile grey, so that one pixel of a
+/// frame tells which tile, and which version of it, was drawn.
+enum SimulatedTiles {
+    static func colour(for tile: TileID, version: Int = 1) -> RGBA {
+        // Red is always even and green always odd, so the two never match as in grey.
+        RGBA(
+            red: UInt8(truncatingIfNeeded: (tile.x * 37 + version * 51) * 2),
+            green: UInt8(truncatingIfNeeded: (tile.y * 53 + version * 71) * 2 + 1),
+            blue: UInt8(truncatingIfNeeded: tile.z * 11 + version * 29)
+        )
+    }
+
+    static func png(for tile: TileID, version: Int = 1) throws -> Data {
+        try solidTilePNG(colour(for: tile, version: version))
+    }
+
+    /// A realistic tile: the fixture town as the osm style draws it (several kilobytes).
+    static func fixturePNG(for tile: TileID) throws -> Data {
+        try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
+    }
+
+    /// The request path of a tile, as the simulator records it.
+    static func path(for tile: TileID) -> String {
+        "/\(tile.z)/\(tile.x)/\(tile.y).png"
+    }
+
+    /// The tile a request path asks for, or nil when the path is not "/z/x/y.png".
+    static func tile(atPath path: String) -> TileID? {
+        let parts = path.dropFirst().replacingOccurrences(of: ".png", with: "").split(separator: "/").compactMap { Int($0) }
+        guard path.hasSuffix(".png"), parts.count == 3 else { return nil }
+        return TileID(z: parts[0], x: parts[1], y: parts[2])
+    }
+}
+
+/// The style (tile source) a test points at the simulator.
+struct SimulatedStyle: Sendable {
+    /// Appended to the URL template, such as "?apikey={apikey}".
+    var query = ""
+    var apiKeyEnv: String?
+    var userAgent: String?
+    /// The upstream, when it is not the world's simulator (such as a port nobody listens on).
+    var baseURL: String?
+
+    /// The style for tiles at `\(baseURL)/{z}/{x}/{y}.png`, parsed as any style file would be.
+    func source(defaultBaseURL: String) throws -> TileSource {
+        var fields: [String: Any] = [
+            "name": "sim", "title": "Simulated upstream", "url": "\(baseURL ?? defaultBaseURL)/{z}/{x}/{y}.png\(query)",
+            "minZoom": 0, "maxZoom": 19, "attribution": "© simulated contributors",
+        ]
+        if let apiKeyEnv { fields["apiKeyEnv"] = apiKeyEnv }
+        if let userAgent { fields["userAgent"] = userAgent }
+        let json = try JSONSerialization.data(withJSONObject: fields, options: [.withoutEscapingSlashes, .sortedKeys])
+        return try TileSource(json: json, documentName: "sim.json")
+    }
+}
+
+/// What a small frame drawn over one tile shows.
+struct FrameSample {
+    /// The frame's centre pixel, which is the tile's own pixel (128, 128).
+    let centre: RGBA
+    /// How many tiles the frame needed (one: the frame lies inside the tile).
+    let tileCount: Int
+    let missingTiles: [MissingTile]
+}
+
+/// One test's world: a simulated upstream on 127.0.0.1, a style pointing at it, an MBTiles cache
+/// in a temporary directory, a clock the test moves, and a TileStore filling the cache from the
+/// upstream over real HTTP. The upstream serves `SimulatedTiles` for every "/z/x/y.png" unless a
+/// test says otherwise. Everything is torn down when the test lets go of the world.
+final class UpstreamWorld: Sendable {
+    let upstream: UpstreamSimulator
+    let source: TileSource
+    let clock: TestClock
+    let fetcher: TileFetcher
+    let store: TileStore
+    let directory: URL
+
+    /// - Parameter tileHeaders: response headers sent with every simulated tile.
+    init(
+        policy: FetchPolicy = .fastTest(), style: SimulatedStyle = SimulatedStyle(), userAgentOverridden: Bool = false,
+        environment: [String: String] = [:], capacity: CacheCapacity? = nil, tileHeaders: [(String, String)] = []
+    ) throws {
+        upstream = try UpstreamSimulator()
+        upstream.setDefaultHandler { path in
+            guard let tile = SimulatedTiles.tile(atPath: path), let png = try? SimulatedTiles.png(for: tile) else { return nil }
+            return .png(png, headers: tileHeaders)
+        }
+        source = try style.source(defaultBaseURL: upstream.baseURL)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("TileStoreTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let clock = TestClock()
+        self.clock = clock
+        fetcher = TileFetcher(policy: policy, userAgentOverridden: userAgentOverridden, environment: environment)
+        store = TileStore(
+            source: source, cache: try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path),
+            decodedTiles: LRUCache(capacity: 64), fetcher: fetcher, capacity: capacity, clock: { clock.now }
+        )
+    }
+
+    deinit {
+        fetcher.shutdown()
+        upstream.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var cachePath: String { store.cachePath }
+
+    /// The requests the upstream received for `tile`, in order.
+    func requests(for tile: TileID) -> [RecordedRequest] {
+        upstream.requests.filter { $0.path == SimulatedTiles.path(for: tile) }
+    }
+
+    /// Applies `fault` to the next `times` requests for `tile`.
+    func inject(_ fault: Fault, for tile: TileID, times: Int = 1) {
+        upstream.inject(fault, for: SimulatedTiles.path(for: tile), times: times)
+    }
+
+    /// The cache file read through a connection of its own, as another process would see it.
+    func reader() throws -> MBTilesCache {
+        try MBTilesCache(openingExisting: cachePath)
+    }
+
+    /// What the cache file holds for `tile`: its bytes and its freshness row.
+    func cached(_ tile: TileID) throws -> (bytes: Data?, freshness: TileFreshness?) {
+        let reader = try reader()
+        return (try reader.tileData(for: tile), try reader.freshness(for: tile))
+    }
+
+    /// Writes an expired copy of `tile` (fetched eight days ago, out of date since yesterday)
+    /// straight into the cache file, and returns its bytes. Its colour is that of `version`.
+    @discardableResult
+    func seedExpiredCopy(of tile: TileID, version: Int = 0) throws -> Data {
+        let bytes = try SimulatedTiles.png(for: tile, version: version)
+        let now = clock.now, day: TimeInterval = 24 * 3600
+        let freshness = TileFreshness(etag: nil, lastModified: nil, expiresAt: now - day, fetchedAt: now - 8 * day)
+        try MBTilesCache(openingExisting: cachePath, readOnly: false).store(bytes, for: tile, freshness: freshness)
+        return bytes
+    }
+
+    /// Renders a 64-pixel frame centred on `tile`, at its zoom, with the store's tiles.
+    func frame(over tile: TileID) -> FrameSample {
+        let centre = WebMercator.unproject(
+            PixelPoint(x: (Double(tile.x) + 0.5) * WebMercator.tileSize, y: (Double(tile.y) + 0.5) * WebMercator.tileSize), zoom: Double(tile.z)
+        )
+        let scene = Scene(
+            viewport: Viewport(width: 64, height: 64), style: source.name,
+            camera: .fixed(Camera(center: centre, zoom: Double(tile.z))), attribution: .hidden
+        )
+        let frame = FrameRenderer().render(scene, source: source, tiles: store)
+        return FrameSample(centre: frame.canvas.image().pixel(x: 32, y: 32), tileCount: frame.tileCount, missingTiles: frame.missingTiles)
+    }
+
+    /// Checks that the cache holds exactly `bytes` for `tile` and that a frame shows them.
+    func expectCached(_ tile: TileID, bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try cached(tile).bytes == bytes, "the cache should hold the expected bytes for \(tile)", sourceLocation: sourceLocation)
+        let frame = frame(over: tile)
+        let expected = try PNGCodec.decode(bytes).pixel(x: 128, y: 128)
+        #expect(frame.tileCount == 1 && frame.missingTiles.isEmpty, "\(frame.missingTiles)", sourceLocation: sourceLocation)
+        #expect(frame.centre == expected, "the frame should show \(tile)'s pixels", sourceLocation: sourceLocation)
+    }
+
+    /// Checks that the cache holds nothing for `tile` (no bytes, no freshness row) and that a
+    /// frame shows it as missing, in plain grey.
+    func expectNothingCached(_ tile: TileID, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let cached = try cached(tile)
+        #expect(cached.bytes == nil && cached.freshness == nil, "nothing should be stored for \(tile)", sourceLocation: sourceLocation)
+        let frame = frame(over: tile)
+        #expect(frame.missingTiles.map(\.tile) == [tile], sourceLocation: sourceLocation)
+        #expect(frame.centre == .missingTileGrey, "a missing tile is drawn grey", sourceLocation: sourceLocation)
     }
 }

@@ -57,7 +57,9 @@ extension TileSource {
 
     /// Whether the source is tile.openstreetmap.org, whose usage policy forbids bulk downloading.
     public var isOpenStreetMapTileServer: Bool {
-        guard let host = URLComponents(string: urlTemplate.replacingOccurrences(of: "{s}", with: "a"))?.host?.lowercased() else { return false }
+        guard var host = URLComponents(string: urlTemplate.replacingOccurrences(of: "{s}", with: "a"))?.host?.lowercased() else { return false }
+        // "tile.openstreetmap.org." (a fully qualified name) is the same server.
+        while host.hasSuffix(".") { host.removeLast() }
         return host == "tile.openstreetmap.org" || host.hasSuffix(".tile.openstreetmap.org")
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import MapGeometry
+import Testing
+import UpstreamSimulator
+
+@Suite("mapframe cache")
+struct CacheCommandTests {
+    /// 9 tiles at zoom 15, fresh for 7 days, and 20 at zoom 16, served with max-age=0 and so
+    /// expired as soon as they are stored.
+    static let area = SeedArea(bbox: "0.13,52.20,0.15,52.21", zooms: 15...16)
+
+    /// Runs `body` with a workspace whose `cache/local.mbtiles` was seeded with `area`.
+    static func withSeededCache(_ body: (Workspace, String) throws -> Void) throws {
+        try Workspace.with { workspace in
+            let upstream = try UpstreamSimulator()
+            upstream.serveFixtureTiles { tile in tile.z == 16 ? [("Cache-Control", "max-age=0")] : [] }
+            let style = try workspace.writeStyle(upstream: upstream)
+            let seed = try workspace.mapframe(SeedCommandTests.seedArguments(workspace, style: style, area: area, extra: ["--concurrency", "4"]))
+            try #require(seed.status == 0, "\(seed)")
+            try body(workspace, workspace.path("cache/local.mbtiles"))
+        }
+    }
+
+    @Test("stats counts tiles per zoom and expired tiles")
+    func stats() throws {
+        try Self.withSeededCache { workspace, cache in
+            let result = try workspace.mapframe("cache", "stats", "--cache-dir", workspace.path("cache"), "--style", "local")
+            #expect(result.status == 0, "\(result)")
+            for expected in [cache, "tiles: 29 (", "expired: 20; without freshness records: 0", "per zoom: z15: 9, z16: 20"] {
+                #expect(result.standardOutput.contains(expected), "stats lacks \(expected): \(result)")
+            }
+        }
+    }
+
+    @Test("purge --older-than 14d keeps a fresh cache; --older-than 0s deletes every fetched tile")
+    func purge() throws {
+        try Self.withSeededCache { workspace, cache in
+            let keep = try workspace.mapframe("cache", "purge", "--older-than", "14d", "--cache", cache)
+            #expect(keep.status == 0, "\(keep)")
+            #expect(keep.standardOutput.contains("deleted 0 tiles fetched more than 14d ago"), "\(keep)")
+            #expect(try CacheContents.read(cache).tiles == Self.area.tiles)
+
+            let all = try workspace.mapframe("cache", "purge", "--older-than", "0s", "--cache", cache)
+            #expect(all.status == 0, "\(all)")
+            #expect(all.standardOutput.contains("deleted 29 tiles"), "\(all)")
+            let contents = try CacheContents.read(cache)
+            #expect(contents.tiles.isEmpty)
+            #expect(contents.integrity == "ok")
+        }
+    }
+
+    @Test("verify passes a sound cache, fails naming a corrupt tile, and --delete-corrupt removes it")
+    func verify() throws {
+        try Self.withSeededCache { workspace, cache in
+            let sound = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(sound.status == 0, "\(sound)")
+            #expect(sound.standardOutput.contains("integrity ok; 0 tiles do not decode"), "\(sound)")
+
+            let victim = try #require(Self.area.tiles.sorted().first)
+            let corrupt = try runPython("""
+                import os, sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                           (os.urandom(300), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+                db.commit()
+                print(db.total_changes)
+                """, [cache, String(victim.z), String(victim.x), String(victim.tmsRow)])
+            try #require(corrupt.status == 0 && corrupt.standardOutput.hasPrefix("1"), "could not corrupt the tile: \(corrupt)")
+
+            let found = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(found.status == 1, "\(found)")
+            #expect(found.standardOutput.contains("1 tiles do not decode"), "\(found)")
+            #expect(found.standardOutput.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == victim.description }, "the corrupt tile \(victim) is not named: \(found)")
+            #expect(try CacheContents.read(cache).tiles.contains(victim), "verify without --delete-corrupt must not delete")
+
+            let deleted = try workspace.mapframe("cache", "verify", "--delete-corrupt", "--cache", cache)
+            #expect(deleted.status == 0, "\(deleted)")
+            #expect(deleted.standardOutput.contains(victim.description) && deleted.standardOutput.contains("(deleted)"), "\(deleted)")
+            let contents = try CacheContents.read(cache)
+            #expect(contents.tiles == Self.area.tiles.subtracting([victim]))
+            #expect(contents.undecodable.isEmpty && contents.tilesWithoutState.isEmpty)
+
+            let again = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(again.status == 0, "\(again)")
+        }
+    }
+
+    @Test("vacuum succeeds and keeps every tile")
+    func vacuum() throws {
+        try Self.withSeededCache { workspace, cache in
+            let purged = try workspace.mapframe("cache", "purge", "--older-than", "0s", "--cache", cache)
+            try #require(purged.status == 0, "\(purged)")
+            let result = try workspace.mapframe("cache", "vacuum", "--cache", cache)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardOutput.contains("\(cache): vacuumed"), "\(result)")
+            let contents = try CacheContents.read(cache)
+            #expect(contents.integrity == "ok")
+            #expect(contents.tiles.isEmpty)
+        }
+    }
+
+    @Test("a --cache file that is not MBTiles exits 2 with a clear message", arguments: [
+        ["stats"], ["purge", "--older-than", "14d"], ["verify"], ["vacuum"],
+    ])
+    func notMBTiles(subcommand: [String]) throws {
+        try Workspace.with { workspace in
+            let notes = try workspace.write("not a database\n", to: "notes.mbtiles")
+            let result = try workspace.mapframe(["cache"] + subcommand + ["--cache", notes])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.standardError.contains("notes.mbtiles") && result.standardError.contains("not an MBTiles file"), "\(result)")
+            #expect(try workspace.contents("notes.mbtiles") == Data("not a database\n".utf8), "the file was changed")
+        }
+    }
+
+    @Test("a bad --older-than exits 2 naming the option", arguments: ["14x", "d", "1.5h"])
+    func badAge(age: String) throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let result = try workspace.mapframe("cache", "purge", "--older-than", age, "--cache", cache)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.standardError.contains("older-than") && result.standardError.contains(age), "\(result)")
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+import Foundation
+import MapGeometry
+import Synchronization
+import Testing
+import TileStore
+import UpstreamSimulator
+
+/// Filling the cache from a real HTTP upstream (the simulator): what is asked, what is stored,
+/// and what a frame then shows.
+@Suite("Filling the cache from the upstream")
+struct TileFillTests {
+    static let tile = TileID(z: 16, x: 32793, y: 21586)
+
+    @Test("a tile not cached is fetched, stored and drawn; the next fill is served from the cache")
+    func fetchesStoresAndServes() async throws {
+        let world = try UpstreamWorld()
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
+        #expect(await world.store.fill(Self.tile) == .cached)
+        #expect(world.requests(for: Self.tile).count == 1)
+    }
+
+    @Test("a 500 is retried, and the answer to the retry is stored")
+    func retriesAfterServerError() async throws {
+        let world = try UpstreamWorld()
+        world.inject(.status(500), for: Self.tile, times: 1)
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(world.requests(for: Self.tile).count == 2)
+        try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
+    }
+
+    @Test("a 404 is missing, remembered for missingTileMemory without asking again, then asked again")
+    func notFoundIsRemembered() async throws {
+        let world = try UpstreamWorld()
+        world.inject(.status(404), for: Self.tile, times: 1)
+        #expect(await world.store.fill(Self.tile).missing?.reason == .notFoundUpstream)
+        try world.expectNothingCached(Self.tile)
+
+        world.clock.advance(by: world.fetcher.policy.missingTileMemory - 1)
+        #expect(await world.store.fill(Self.tile).missing?.reason == .notFoundUpstream)
+        #expect(world.requests(for: Self.tile).count == 1, "a remembered 404 must not be asked again")
+
+        // Once the memory has passed, the upstream is asked again, and now it has the tile.
+        world.clock.advance(by: 2)
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(world.requests(for: Self.tile).count == 2)
+        try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
+    }
+
+    @Test("a 429 with Retry-After: 1 is retried after the wait")
+    func waitsForRetryAfter() async throws {
+        let world = try UpstreamWorld()
+        world.inject(.status(429, headers: [("Retry-After", "1")]), for: Self.tile, times: 1)
+        let started = ContinuousClock.now
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        // A lower bound only, which a busy machine cannot break: it makes waits longer, never shorter.
+        #expect(ContinuousClock.now - started >= .milliseconds(950), "the retry came before the server's Retry-After")
+        #expect(world.requests(for: Self.tile).count == 2)
+        try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
+    }
+
+    /// Waiting the hour would hit the time limit, so passing shows the fill did not wait.
+    @Test("a Retry-After longer than maxRetryAfter fails the tile without waiting", .timeLimit(.minutes(1)))
+    func refusesLongRetryAfter() async throws {
+        let world = try UpstreamWorld()
+        world.inject(.status(429, headers: [("Retry-After", "3600")]), for: Self.tile, times: 1)
+        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
+        #expect(message.contains("HTTP 429") && message.contains("longer than"), "\(message)")
+        #expect(world.requests(for: Self.tile).count == 1)
+        try world.expectNothingCached(Self.tile)
+    }
+}
+
+/// What the tile usage policies ask: few requests, few connections, and an agent that says who
+/// is asking.
+@Suite("Politeness to the upstream")
+struct PolitenessTests {
+    static let tile = TileID(z: 16, x: 32793, y: 21586)
+
+    @Test("100 concurrent fills of one tile, from threads and tasks, make one request and all get .fetched")
+    func concurrentFillsShareOneRequest() async throws {
+        let world = try UpstreamWorld()
+        // The upstream holds its answer until every fill has been asked for, so all 100 are
+        // waiting on the one fetch however the threads are scheduled.
+        let gate = DispatchSemaphore(value: 0)
+        world.upstream.setDefaultHandler { path in
+            gate.wait()
+            gate.signal()  // once open, the gate stays open
+            return SimulatedTiles.tile(atPath: path).flatMap { try? SimulatedTiles.png(for: $0) }.map { .png($0) }
+        }
+        let results = Mutex<[TileFill]>([])
+        let done = DispatchGroup()
+        let record: @Sendable (TileFill) -> Void = { fill in
+            results.withLock { $0.append(fill) }
+            done.leave()
+        }
+        for _ in 0..<100 { done.enter() }
+        let store = world.store
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { DispatchQueue.concurrentPerform(iterations: 50) { _ in store.fill(Self.tile, completion: record) } }
+            for _ in 0..<50 { tasks.addTask { store.fill(Self.tile, completion: record) } }
+        }
+        gate.signal()
+        await done.waitWithoutBlocking()
+
+        #expect(results.withLock { $0 } == Array(repeating: .fetched, count: 100))
+        #expect(world.requests(for: Self.tile).count == 1)
+        try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
+    }
+
+    @Test("20 slow tiles at once use at most maxConnectionsPerHost (2) connections, reused")
+    func connectionsPerHost() async throws {
+        let world = try UpstreamWorld(policy: .fastTest(maxConnectionsPerHost: 2))
+        let tiles = (0..<20).map { TileID(z: 16, x: 32780 + $0, y: 21586) }
+        // Each answer takes about a tenth of a second, so the fills overlap.
+        let tileBytes = try SimulatedTiles.png(for: tiles[0]).count
+        world.upstream.inject(.slowDrip(bytesPerSecond: tileBytes * 10), for: nil, times: tiles.count)
+        let fills = await withTaskGroup(of: TileFill.self) { group in
+            for tile in tiles { group.addTask { await world.store.fill(tile) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(fills == Array(repeating: .fetched, count: tiles.count))
+        #expect(world.upstream.requests.count == tiles.count)
+        #expect((1...2).contains(world.upstream.connectionCount), "\(world.upstream.connectionCount) connections for 20 tiles")
+    }
+
+    struct AgentCase: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        /// The style's `userAgent` template, if any.
+        let styleAgent: String?
+        /// The agent the user chose (`--user-agent`), if any.
+        let userAgent: String?
+        let expected: String
+    }
+
+    static let agentCases = [
+        AgentCase(testDescription: "the default agent", styleAgent: nil, userAgent: nil, expected: FetchPolicy.defaultUserAgent),
+        AgentCase(
+            testDescription: "the style's agent, with {version} filled in", styleAgent: "CycleFrames/{version} (+https://example.org/contact)",
+            userAgent: nil, expected: "CycleFrames/\(FetchPolicy.version) (+https://example.org/contact)"
+        ),
+        AgentCase(
+            testDescription: "the user's agent, over the style's", styleAgent: "CycleFrames/{version}",
+            userAgent: "Alice's frames (alice@example.org)", expected: "Alice's frames (alice@example.org)"
+        ),
+    ]
+
+    @Test("the User-Agent reaches the upstream as chosen", arguments: agentCases)
+    func userAgent(_ agent: AgentCase) async throws {
+        let world = try UpstreamWorld(
+            policy: .fastTest(userAgent: agent.userAgent ?? FetchPolicy.defaultUserAgent), style: SimulatedStyle(userAgent: agent.styleAgent),
+            userAgentOverridden: agent.userAgent != nil
+        )
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(world.requests(for: Self.tile).map { $0.headers["user-agent"] } == [agent.expected])
+    }
+}
