@@ -7,7 +7,7 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps build demo test bench goldens clean
+.PHONY: all deps build demo test bench bench-server goldens clean
 
 all: build
 
@@ -24,7 +24,11 @@ $(CACHE_DIR)/%.mbtiles: | build
 
 demo: build $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 	$(MAPFRAME) snapshot Scenes/*.json --out-dir $(OUT) --cache-dir $(CACHE_DIR) --offline
-	@echo "Frames written to $(OUT)/"
+	@for script in Scenes/scripts/*.json; do \
+		name=$$(basename $$script .json); \
+		$(MAPFRAME) play $$script --out-dir $(OUT)/scripts/$$name --cache-dir $(CACHE_DIR) --offline || exit 1; \
+	done
+	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/"
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -36,11 +40,17 @@ bench: deps
 	$(SWIFT) build -c release --product mapframe-cache-bench
 	.build/release/mapframe-bench
 	.build/release/mapframe-cache-bench
+	SWIFT="$(SWIFT)" scripts/bench-server.sh
+
+# Requests per second from `mapframe serve` (release build) against nginx serving the same tiles as
+# static files, and its peak memory; needs nginx and wrk (apt-get install nginx wrk).
+bench-server: deps
+	SWIFT="$(SWIFT)" scripts/bench-server.sh
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps
-	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter ScreenStateGoldenTests || true
-	$(SWIFT) test --disable-xctest --filter GoldenTests
+	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests" || true
+	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
 
 clean:
 	rm -rf $(OUT) .build/golden-failures

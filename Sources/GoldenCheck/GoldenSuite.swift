@@ -16,6 +16,11 @@ public struct GoldenResult {
     public let name: String
     public let outcome: Outcome
 
+    public init(name: String, outcome: Outcome) {
+        self.name = name
+        self.outcome = outcome
+    }
+
     public var passed: Bool {
         if case .matched = outcome { return true }
         return false

@@ -3,7 +3,9 @@ import TileStore
 
 /// A rendered frame: the pixels, the geometry they were drawn with, and the tiles that were missing.
 public struct RenderedFrame {
+    /// The whole frame: with chrome, the status bar, toolbar, map panel and tab bar.
     public let canvas: Canvas
+    /// The map panel's geometry; with chrome, the panel starts `Scene.mapPanelTop` below the frame's top.
     public let geometry: FrameGeometry
     /// How many tiles the frame needed.
     public let tileCount: Int
@@ -21,7 +23,7 @@ public final class FrameRenderer {
     /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
     public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
         let overlays = overlayPainters(for: scene, source: source)
-        return FrameGeometry(camera: camera(for: scene, overlays: overlays, zoomRange: source.zoomRange), viewport: scene.viewport)
+        return FrameGeometry(camera: camera(for: scene, overlays: overlays, zoomRange: source.zoomRange), viewport: scene.mapPanelViewport)
     }
 
     /// The tiles `scene` needs.
@@ -29,9 +31,23 @@ public final class FrameRenderer {
         geometry(for: scene, source: source).tilePlacements(in: source.zoomRange).map(\.tile)
     }
 
-    /// Renders `scene` with tiles of `source` from `tiles`.
+    /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
+    /// it when the scene has chrome.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
-        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+        let panel = render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+        guard let chrome = scene.chrome else { return panel }
+        let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
+        let context = DrawingContext(
+            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), sprites: sprites
+        )
+        for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
+        canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
+        return RenderedFrame(canvas: canvas, geometry: panel.geometry, tileCount: panel.tileCount, missingTiles: panel.missingTiles)
+    }
+
+    /// The chrome's painters: status bar, toolbar and tab bar. They draw in the whole frame.
+    static func chromePainters(for chrome: PhoneChrome) -> [OverlayPainter] {
+        [StatusBarPainter(clock: chrome.clock), ToolbarPainter(chrome: chrome), TabBarPainter(activeTab: chrome.activeTab)]
     }
 
     /// Renders `scene`'s overlays over the given geometry instead of the scene's camera: a map
@@ -54,13 +70,14 @@ public final class FrameRenderer {
         case .fitAll(let padding):
             let items = overlays.flatMap(\.fitItems)
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
-            return CameraFit.camera(showing: items, in: scene.viewport, padding: padding, zoomRange: zoomRange)
+            return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: zoomRange)
                 ?? Camera(center: Coordinate(latitude: 51.40, longitude: 0), zoom: 6)
         }
     }
 
     /// The overlays bottom to top (SPEC.md section 1): location ring, photo pins, start and
-    /// finish markers, route line, attribution.
+    /// finish markers, route line, the itinerary's emphasised stage over it, attribution, and
+    /// the stage counter at the top of the panel.
     static func overlayPainters(for scene: Scene, source: TileSource) -> [OverlayPainter] {
         var painters: [OverlayPainter] = []
         if let location = scene.location {
@@ -70,11 +87,13 @@ public final class FrameRenderer {
         if let start = scene.start { painters.append(WispMarkerPainter(coordinate: start, style: .start)) }
         if let finish = scene.finish { painters.append(WispMarkerPainter(coordinate: finish, style: .finish)) }
         if scene.route.count >= 2 { painters.append(RoutePainter(coordinates: scene.route)) }
+        if let stage = scene.emphasisedStage { painters.append(StageEmphasisPainter(points: stage.points)) }
         switch scene.attribution {
         case .hidden: break
         case .current: painters.append(AttributionPainter(text: source.attribution))
         case .legacy: painters.append(AttributionPainter(text: source.legacyAttribution ?? source.attribution))
         }
+        if let stage = scene.emphasisedStage { painters.append(StageCounterPainter(counter: stage.counter)) }
         return painters
     }
 }

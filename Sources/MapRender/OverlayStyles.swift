@@ -74,3 +74,106 @@ public struct AttributionStyle: Hashable, Sendable {
         background: Colour(hex: 0x008000, alpha: 0.1), text: .black, fontSize: 9, padding: 3, maxLines: 2
     )
 }
+
+/// The itinerary's emphasised stage (app spec 6.6), drawn over the route line. The spec says
+/// only that one stage is shown; MapFrame draws the stage's points as a wider, opaque line in
+/// the route's own colour over a thin white casing: the colour ties it to the route, the
+/// opacity and width (6 px against the route's 4 px at 0.6) make it the strongest line on the
+/// map, and the casing separates it from the translucent route beneath. Round caps and joins
+/// keep a stage of two points from looking like a dash.
+public struct StageEmphasisStyle: Hashable, Sendable {
+    public var colour: Colour
+    /// The line's width in logical pixels.
+    public var width: Double
+    public var casing: Colour
+    /// How far the casing shows on each side of the line, in logical pixels.
+    public var casingWidth: Double
+
+    public static let cycleStreets = StageEmphasisStyle(
+        colour: RouteStyle.cycleStreets.colour, width: 6, casing: Colour.white.fading(by: 0.9), casingWidth: 1.5
+    )
+
+    /// How far the stage draws beyond its points, in logical pixels.
+    public var halfWidth: Double { width / 2 + casingWidth }
+}
+
+/// The itinerary's stage counter ("11/12", app spec 6.6): white bold text on a dark rounded
+/// label, centred at the top of the map panel.
+public struct StageCounterStyle: Hashable, Sendable {
+    public var background: Colour
+    public var text: Colour
+    /// Font size in logical pixels; the text is bold.
+    public var fontSize: Double
+    public var horizontalPadding: Double
+    public var verticalPadding: Double
+    /// The gap between the map panel's top edge and the label, in logical pixels.
+    public var topMargin: Double
+
+    public static let cycleStreets = StageCounterStyle(
+        background: Colour(hex: 0x000000, alpha: 0.65), text: .white, fontSize: 12,
+        horizontalPadding: 9, verticalPadding: 3, topMargin: 6
+    )
+}
+
+/// How the phone chrome looks (app spec 5 and 6.2). Sizes are logical pixels; the bars'
+/// heights are `PhoneChrome`'s layout constants.
+///
+/// The spec fixes the status bar's white ("top bar remains visible at all times in white"),
+/// green as the theme, the toolbar's order of controls and the active tab's blue background.
+/// The toolbar's green is fern #408000, the green of the map attribution box, so the chrome
+/// and the map share one theme colour. The rest (button sizes, the tab bar's near-black, the
+/// blue) follow iPhone OS 3's bars, on which the app was built.
+public struct PhoneChromeStyle: Hashable, Sendable {
+    // Status bar
+    public var statusBarBackground: Colour
+    public var statusBarForeground: Colour
+    public var statusBarSeparator: Colour
+    public var clockFontSize: Double
+
+    // Toolbar
+    public var toolbarBackground: Colour
+    /// The 1 px lines along the toolbar's top (light) and bottom (dark) edges.
+    public var toolbarHighlight: Colour
+    public var toolbarShadow: Colour
+    public var buttonWidth: Double
+    public var buttonHeight: Double
+    public var buttonCornerRadius: Double
+    public var buttonGap: Double
+    /// The space between the outermost buttons and the toolbar's ends.
+    public var toolbarEdgeMargin: Double
+    public var buttonFill: Colour
+    public var buttonBorder: Colour
+    public var glyph: Colour
+    /// The opacity a disabled button is drawn at.
+    public var disabledOpacity: Double
+    public var commentaryFontSize: Double
+    public var commentaryText: Colour
+    /// "Plan route" and "New route" are buttons: green text on white.
+    public var commentaryButtonFill: Colour
+    public var commentaryButtonText: Colour
+    public var commentaryButtonPadding: Double
+
+    // Tab bar
+    public var tabBarBackground: Colour
+    public var tabBarSeparator: Colour
+    public var activeTabBackground: Colour
+    public var activeTabForeground: Colour
+    public var inactiveTabForeground: Colour
+    public var tabLabelFontSize: Double
+    /// The inset of the active tab's blue box from its slot.
+    public var activeTabInset: Double
+    public var activeTabCornerRadius: Double
+
+    public static let cycleStreets = PhoneChromeStyle(
+        statusBarBackground: .white, statusBarForeground: Colour(hex: 0x1A1A1A), statusBarSeparator: Colour(hex: 0xB8B8B8),
+        clockFontSize: 12,
+        toolbarBackground: Colour(hex: 0x408000), toolbarHighlight: Colour(hex: 0x6A9E3A), toolbarShadow: Colour(hex: 0x2A5400),
+        buttonWidth: 34, buttonHeight: 30, buttonCornerRadius: 5, buttonGap: 3, toolbarEdgeMargin: 5,
+        buttonFill: Colour(hex: 0x2F6100), buttonBorder: Colour(hex: 0x1F4200), glyph: .white, disabledOpacity: 0.35,
+        commentaryFontSize: 15, commentaryText: .white,
+        commentaryButtonFill: Colour(hex: 0xF4F8EE), commentaryButtonText: Colour(hex: 0x336600), commentaryButtonPadding: 12,
+        tabBarBackground: Colour(hex: 0x1E1E1E), tabBarSeparator: Colour(hex: 0x4A4A4A),
+        activeTabBackground: Colour(hex: 0x2D6BD6), activeTabForeground: .white, inactiveTabForeground: Colour(hex: 0x9A9A9A),
+        tabLabelFontSize: 9.5, activeTabInset: 2, activeTabCornerRadius: 4
+    )
+}

@@ -43,6 +43,19 @@ public struct Scene: Hashable, Sendable {
         }
     }
 
+    /// The itinerary's emphasised stage: its points, drawn over the route, and its counter.
+    public struct EmphasisedStage: Hashable, Sendable {
+        public var points: [Coordinate]
+        /// "11/12": the stage's number and the stage count.
+        public var counter: String
+
+        public init(points: [Coordinate], counter: String) {
+            self.points = points
+            self.counter = counter
+        }
+    }
+
+    /// The whole frame: with chrome, the screen the chrome and the map panel share.
     public var viewport: Viewport
     public var style: String
     public var camera: CameraSpec
@@ -52,11 +65,16 @@ public struct Scene: Hashable, Sendable {
     public var photos: [Photo]
     public var location: Location?
     public var attribution: AttributionMode
+    /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
+    public var emphasisedStage: EmphasisedStage?
+    /// The status bar, toolbar and tab bar around the map panel; nil draws the map panel alone.
+    public var chrome: PhoneChrome?
 
     public init(
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [],
-        photos: [Photo] = [], location: Location? = nil, attribution: AttributionMode = .current
+        photos: [Photo] = [], location: Location? = nil, attribution: AttributionMode = .current,
+        emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
     ) {
         self.viewport = viewport
         self.style = style
@@ -67,5 +85,16 @@ public struct Scene: Hashable, Sendable {
         self.photos = photos
         self.location = location
         self.attribution = attribution
+        self.emphasisedStage = emphasisedStage
+        self.chrome = chrome
     }
+
+    /// The map panel, which the camera looks through: the frame less the chrome's bars.
+    public var mapPanelViewport: Viewport {
+        guard chrome != nil else { return viewport }
+        return Viewport(width: viewport.width, height: viewport.height - PhoneChrome.height, scale: viewport.scale)
+    }
+
+    /// The map panel's top edge in the frame, in logical pixels.
+    public var mapPanelTop: Int { chrome == nil ? 0 : PhoneChrome.mapPanelTop }
 }

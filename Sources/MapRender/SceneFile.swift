@@ -23,7 +23,7 @@ public enum SceneFile {
     public static let latitudeRange = -85.0511...85.0511
     public static let longitudeRange = -180.0...180.0
 
-    static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution"]
+    static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome"]
 
     /// Parses a scene, checking its style and zoom against `catalog`.
     public static func parse(_ data: Data, name: String, catalog: StyleCatalog) throws(SceneError) -> Scene {
@@ -67,6 +67,13 @@ public enum SceneFile {
             throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
         }
         let viewport = try parseViewport(root)
+        let chrome = try root.bool("chrome") ?? false
+        if chrome, viewport.height <= PhoneChrome.height {
+            throw JSONFieldError(
+                path: "size.height",
+                message: "\(viewport.height) leaves no map panel under the chrome; allowed \(PhoneChrome.height + 1)...\(Viewport.maxDevicePixels / viewport.scale) with \"chrome\": true"
+            )
+        }
         let start = try root.object("start").map { reader throws(JSONFieldError) in try point(reader) }
         let finish = try root.object("finish").map { reader throws(JSONFieldError) in try point(reader) }
         let route = try parseRoute(root)
@@ -76,10 +83,52 @@ public enum SceneFile {
         if case .fitAll = camera, start == nil, finish == nil, route.isEmpty, photos.isEmpty, location == nil {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
         }
-        return Scene(
+        var scene = Scene(
             viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
             photos: photos, location: location, attribution: try parseAttribution(root)
         )
+        if chrome {
+            // The map panel is smaller with chrome, so the camera (and with it the zoom buttons) is
+            // resolved with the chrome in place.
+            scene.chrome = sceneChrome(for: scene, zoom: nil, zoomRange: source.zoomRange)
+            let zoom = FrameRenderer.geometry(for: scene, source: source).camera.zoom
+            scene.chrome = sceneChrome(for: scene, zoom: zoom, zoomRange: source.zoomRange)
+        }
+        return scene
+    }
+
+    /// The chrome `"chrome": true` draws. A scene of photos alone is the Photomap; any other
+    /// scene is the journey planner, its commentary and enabled buttons following the app's
+    /// rules for the markers and route shown (as the Screens module's `JourneyPlanner` does):
+    /// "Set start", "Set finish", then the buttons "Plan route" and "New route"; geolocation
+    /// off while a route waits to be planned; the placefinder while a marker is needed;
+    /// step-back while a marker is set and no route is planned; zooming while the camera's
+    /// zoom is inside the style's range.
+    static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
+        var enabled: Set<PhoneChrome.ToolGlyph> = []
+        if let zoom {
+            if zoom < Double(zoomRange.max) { enabled.insert(.zoomIn) }
+            if zoom > Double(zoomRange.min) { enabled.insert(.zoomOut) }
+        }
+        if scene.start == nil, scene.finish == nil, scene.route.isEmpty, scene.location == nil, !scene.photos.isEmpty {
+            return .photomap(enabled: enabled)
+        }
+        let commentary: PhoneChrome.Commentary
+        switch (scene.start != nil || scene.finish != nil, scene.start != nil && scene.finish != nil, scene.route.count >= 2) {
+        case (_, _, true):
+            commentary = PhoneChrome.Commentary("New route", isButton: true)
+            enabled.insert(.geolocate)
+        case (_, true, false):
+            commentary = PhoneChrome.Commentary("Plan route", isButton: true)
+            enabled.insert(.stepBack)
+        case (true, false, false):
+            commentary = PhoneChrome.Commentary("Set finish", isButton: false)
+            enabled.formUnion([.geolocate, .placefinder, .stepBack])
+        case (false, _, false):
+            commentary = PhoneChrome.Commentary("Set start", isButton: false)
+            enabled.formUnion([.geolocate, .placefinder])
+        }
+        return .journeyPlanner(commentary: commentary, enabled: enabled)
     }
 
     private static func parseViewport(_ root: JSONObjectReader) throws(JSONFieldError) -> Viewport {

@@ -1,4 +1,5 @@
 import MapGeometry
+import MapRender
 
 /// The frame a script renders and where the map panel sits in it.
 ///
@@ -7,9 +8,9 @@ import MapGeometry
 /// the tab bar: 320 x 367 in a 320 x 480 frame. Without chrome, the map panel is the frame.
 /// Taps are given in map-panel coordinates.
 public struct ScreenLayout: Hashable, Sendable, Codable {
-    public static let statusBarHeight = 20
-    public static let toolbarHeight = 44
-    public static let tabBarHeight = 49
+    public static let statusBarHeight = PhoneChrome.statusBarHeight
+    public static let toolbarHeight = PhoneChrome.toolbarHeight
+    public static let tabBarHeight = PhoneChrome.tabBarHeight
     /// The height the chrome takes.
     public static let chromeHeight = statusBarHeight + toolbarHeight + tabBarHeight
 

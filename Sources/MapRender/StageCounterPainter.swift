@@ -1,0 +1,37 @@
+import MapGeometry
+
+/// Draws the itinerary's stage counter, such as "3/12", in a small rounded label centred at the
+/// top of the map panel (`StageCounterStyle`).
+public struct StageCounterPainter: OverlayPainter {
+    public var counter: String
+    public var style: StageCounterStyle
+
+    public init(counter: String, style: StageCounterStyle = .cycleStreets) {
+        self.counter = counter
+        self.style = style
+    }
+
+    /// The label's box in device pixels, and the text's baseline origin.
+    public func layout(on canvas: Canvas, frame: FrameGeometry) -> (box: PixelRect, textX: Double, baseline: Double) {
+        let scale = frame.scale
+        canvas.setFont(size: style.fontSize * scale, bold: true)
+        let metrics = canvas.fontMetrics
+        let textHeight = metrics.ascent + metrics.descent
+        let width = (canvas.textWidth(counter) + 2 * style.horizontalPadding * scale).rounded(.up)
+        let height = (textHeight + 2 * style.verticalPadding * scale).rounded(.up)
+        let minX = ((Double(frame.viewport.pixelWidth) - width) / 2).rounded()
+        let minY = style.topMargin * scale
+        let box = PixelRect(minX: minX, minY: minY, maxX: minX + width, maxY: minY + height)
+        let textX = box.minX + (width - canvas.textWidth(counter)) / 2
+        let baseline = box.minY + (height - textHeight) / 2 + metrics.ascent
+        return (box, textX, baseline)
+    }
+
+    public func draw(in context: DrawingContext) {
+        guard !counter.isEmpty else { return }
+        let layout = layout(on: context.canvas, frame: context.frame)
+        context.canvas.addRoundedRect(layout.box, radius: layout.box.height / 2)
+        context.canvas.fillPath(with: style.background)
+        context.canvas.drawText(counter, x: layout.textX, y: layout.baseline, colour: style.text)
+    }
+}

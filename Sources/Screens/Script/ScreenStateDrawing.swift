@@ -1,0 +1,64 @@
+import MapGeometry
+import MapRender
+
+/// How a screen state is drawn: the `Scene` MapRender composites, and the phone chrome.
+///
+/// The map panel shows the state's camera, start and finish markers, route line, location
+/// ring (around the latest geolocation fix), photo pins, the itinerary's emphasised stage with
+/// its counter, and the style's attribution. With chrome, the toolbar shows the screen's
+/// buttons, enabled as the state says, and the commentary (a button once both markers are
+/// set); the tab bar marks the screen's function.
+extension ScreenState {
+    /// The scene for this state in `layout`, over tiles of `style`.
+    public func scene(layout: ScreenLayout, style: String) -> Scene {
+        Scene(
+            viewport: layout.frameViewport,
+            style: style,
+            camera: .fixed(camera),
+            start: start,
+            finish: finish,
+            route: routeLine?.coordinates ?? [],
+            photos: photos.map { Scene.Photo(id: $0.id, coordinate: $0.coordinate, caption: $0.caption) },
+            location: locationRing.map { Scene.Location(coordinate: $0.coordinate, accuracy: $0.accuracyMetres) },
+            attribution: .current,
+            emphasisedStage: emphasisedStage.map { Scene.EmphasisedStage(points: $0.points, counter: $0.counter) },
+            chrome: layout.chrome ? chrome : nil
+        )
+    }
+
+    /// The status bar, toolbar and tab bar for this state.
+    public var chrome: PhoneChrome {
+        let enabled = Set(enabledButtons.map(\.glyph))
+        switch screen {
+        case .planner:
+            let isButton = start != nil && finish != nil
+            return .journeyPlanner(commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled)
+        case .photomap:
+            return .photomap(enabled: enabled)
+        case .itinerary:
+            return .itinerary(enabled: enabled)
+        }
+    }
+}
+
+extension ToolbarButton {
+    /// The glyph the button is drawn with.
+    public var glyph: PhoneChrome.ToolGlyph {
+        switch self {
+        case .geolocate: .geolocate
+        case .placefinder: .placefinder
+        case .stepBack: .stepBack
+        case .zoomIn: .zoomIn
+        case .zoomOut: .zoomOut
+        case .previousStage: .previousStage
+        case .nextStage: .nextStage
+        }
+    }
+}
+
+extension ScriptRun {
+    /// One scene per frame, start frame first, over tiles of `style` (the script's).
+    public func scenes(style: String) -> [Scene] {
+        frames.map { $0.state.scene(layout: layout, style: style) }
+    }
+}

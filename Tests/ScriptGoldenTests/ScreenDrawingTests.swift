@@ -1,0 +1,154 @@
+import Foundation
+import GoldenCheck
+import ImageCodec
+import MapGeometry
+import MapRender
+import Screens
+import TileStore
+import Testing
+
+/// How screen states become frames: the map panel inside the chrome, the chrome's states, the
+/// emphasised stage, and scene files with `"chrome": true`.
+@Suite struct ScreenDrawingTests {
+    let style = PhoneChromeStyle.cycleStreets
+
+    /// Whether two colours are within `levels` in every channel.
+    func close(_ colour: RGBA, _ expected: Colour, within levels: Int = 3) -> Bool {
+        let rgba = RGBA(
+            red: UInt8((expected.red * 255).rounded()), green: UInt8((expected.green * 255).rounded()),
+            blue: UInt8((expected.blue * 255).rounded())
+        )
+        return colour.maxChannelDifference(to: rgba) <= levels
+    }
+
+    @Test func chromeFramesAreTheWholeScreenWithTheMapPanelBetweenTheBars() throws {
+        let (script, run) = try ScriptGoldens.play("chrome-planner")
+        #expect(run.layout.frameViewport == Viewport(width: 320, height: 480))
+        #expect(run.layout.mapPanelViewport == Viewport(width: 320, height: 367))
+        let state = run.frames[3].state
+        let scene = state.scene(layout: run.layout, style: script.style)
+        #expect(scene.viewport == run.layout.frameViewport && scene.mapPanelViewport == run.layout.mapPanelViewport)
+        #expect(scene.mapPanelTop == run.layout.mapPanelTop && scene.mapPanelTop == 64)
+
+        let session = ScriptGoldens.session()
+        let framed = try session.render(scene).frame.canvas.image()
+        #expect(framed.width == 320 && framed.height == 480)
+        // The same state in a bare 320 x 367 frame is exactly the chrome frame's map panel.
+        let bare = try session.render(state.scene(layout: ScreenLayout(width: 320, height: 367), style: script.style)).frame.canvas.image()
+        let panel = RasterImage(copying: framed.pixels + 64 * framed.stride, width: 320, height: 367, stride: framed.stride)
+        let comparison = ImageComparison(expected: bare, actual: panel, tolerance: GoldenTolerance(channel: 0, pixelFraction: 0))
+        #expect(comparison.matches, "\(comparison.summary)")
+    }
+
+    @Test func withoutChromeTheFrameIsTheMapPanel() throws {
+        let (script, run) = try ScriptGoldens.play("three-taps")
+        let scene = run.frames[0].state.scene(layout: run.layout, style: script.style)
+        #expect(scene.chrome == nil && scene.mapPanelViewport == Viewport(width: 320, height: 480) && scene.mapPanelTop == 0)
+    }
+
+    @Test func disabledButtonsAreFadedAndTheActiveTabIsBlue() throws {
+        let (script, run) = try ScriptGoldens.play("chrome-planner")
+        let images = try ScriptGoldens.images(of: run, style: script.style)
+        let cleared = run.frames[0].state, startSet = run.frames[1].state
+        #expect(!cleared.enabledButtons.contains(.stepBack) && startSet.enabledButtons.contains(.stepBack))
+
+        // A point inside the step-back button, clear of its glyph.
+        let toolbar = ToolbarPainter(chrome: cleared.chrome).layout(frameWidth: 320)
+        let stepBack = toolbar.leadingButtons[2]
+        let x = Int(stepBack.minX) + 3, y = Int(stepBack.center.y)
+        #expect(close(images[1].pixel(x: x, y: y), style.buttonFill), "enabled: \(images[1].pixel(x: x, y: y))")
+        #expect(!close(images[0].pixel(x: x, y: y), style.buttonFill, within: 12), "disabled: \(images[0].pixel(x: x, y: y))")
+        #expect(!close(images[0].pixel(x: x, y: y), style.toolbarBackground, within: 3), "a disabled button still shows")
+
+        let slots = TabBarPainter(activeTab: .planRoute).slots(frameWidth: 320, frameHeight: 480)
+        func tabPixel(_ image: RasterImage, _ tab: PhoneChrome.Tab) -> RGBA {
+            let slot = slots.first { $0.tab == tab }!.rect
+            return image.pixel(x: Int(slot.minX) + 5, y: Int(slot.minY) + 6)
+        }
+        #expect(close(tabPixel(images[0], .planRoute), style.activeTabBackground))
+        #expect(close(tabPixel(images[0], .photomap), style.tabBarBackground))
+
+        let (photoScript, photoRun) = try ScriptGoldens.play("photomap")
+        let photoFrame = try ScriptGoldens.images(of: photoRun, style: photoScript.style)[1]
+        #expect(close(tabPixel(photoFrame, .photomap), style.activeTabBackground))
+        #expect(close(tabPixel(photoFrame, .planRoute), style.tabBarBackground))
+    }
+
+    @Test func theCommentaryBecomesAButtonOnceBothMarkersAreSet() throws {
+        let (_, run) = try ScriptGoldens.play("chrome-planner")
+        let commentaries = run.frames.map { $0.state.chrome.commentary }
+        #expect(commentaries == [
+            PhoneChrome.Commentary("Set start", isButton: false), PhoneChrome.Commentary("Set finish", isButton: false),
+            PhoneChrome.Commentary("Plan route", isButton: true), PhoneChrome.Commentary("New route", isButton: true),
+        ])
+        #expect(run.frames.allSatisfy { $0.state.chrome.activeTab == .planRoute })
+    }
+
+    @Test func theEmphasisedStageIsDrawnOpaqueOverTheRoute() throws {
+        let (script, run) = try ScriptGoldens.play("itinerary-stage")
+        let frame = run.frames[4]
+        let stage = try #require(frame.state.emphasisedStage)
+        let image = try ScriptGoldens.session().render(frame.state.scene(layout: run.layout, style: script.style)).frame.canvas.image()
+        let geometry = FrameGeometry(camera: frame.state.camera, viewport: run.layout.mapPanelViewport)
+        // Midway along the stage's first leg: the stage colour, opaque, whatever the map beneath.
+        let a = geometry.pixel(for: stage.points[0]), b = geometry.pixel(for: stage.points[1])
+        let colour = image.pixel(x: Int((a.x + b.x) / 2), y: Int((a.y + b.y) / 2) + run.layout.mapPanelTop)
+        #expect(close(colour, StageEmphasisStyle.cycleStreets.colour), "\(colour)")
+        #expect(StageEmphasisStyle.cycleStreets.colour == RouteStyle.cycleStreets.colour)
+    }
+
+    @Test func retinaScriptsDoubleEveryPixel() throws {
+        let (script, run) = try ScriptGoldens.play("chrome-retina")
+        #expect(run.layout.scale == 2)
+        let image = try ScriptGoldens.session().render(run.frames[0].state.scene(layout: run.layout, style: script.style)).frame.canvas.image()
+        #expect(image.width == 640 && image.height == 960)
+    }
+
+    /// A scene file with `"chrome": true` shows the same chrome the journey planner's state does,
+    /// in every phase: the two sets of rules agree.
+    @Test func sceneFileChromeAgreesWithTheJourneyPlanner() throws {
+        let (_, run) = try ScriptGoldens.play("chrome-planner")
+        for frame in run.frames {
+            let state = frame.state
+            func point(_ coordinate: Coordinate?) -> String {
+                coordinate.map { #", "\#($0 == state.start ? "start" : "finish")": {"lat": \#($0.latitude), "lon": \#($0.longitude)}"# } ?? ""
+            }
+            let route = state.routeLine.map { line in
+                #", "route": {"coordinates": [\#(line.coordinates.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ", "))]}"#
+            } ?? ""
+            let json = """
+                {"chrome": true, "camera": {"center": {"lat": \(state.camera.center.latitude), "lon": \(state.camera.center.longitude)}, \
+                "zoom": \(state.camera.zoom)}\(point(state.start))\(point(state.finish))\(route)}
+                """
+            let scene = try SceneFile.parse(Data(json.utf8), name: "chrome.json", catalog: .builtin)
+            #expect(scene.chrome == state.chrome, "step \(frame.log.step): \(json)")
+            #expect(scene.mapPanelViewport == run.layout.mapPanelViewport)
+        }
+    }
+
+    @Test func sceneFilesCheckTheChromeField() throws {
+        let camera = #""camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 15}"#
+        let photos = try SceneFile.parse(
+            Data(#"{\#(camera), "chrome": true, "photos": [{"lat": 52.2043, "lon": 0.1393}]}"#.utf8), name: "p.json", catalog: .builtin
+        )
+        #expect(photos.chrome?.activeTab == .photomap)
+        #expect(try SceneFile.parse(Data(#"{\#(camera), "chrome": false}"#.utf8), name: "n.json", catalog: .builtin).chrome == nil)
+        for (json, mention) in [
+            (#"{\#(camera), "chrome": "yes"}"#, "chrome"),
+            (#"{\#(camera), "chrome": true, "size": {"width": 320, "height": 113}}"#, "size.height"),
+        ] {
+            do {
+                _ = try SceneFile.parse(Data(json.utf8), name: "bad.json", catalog: .builtin)
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect("\(error)".contains(mention), "\(error)")
+            }
+        }
+        // At the style's deepest zoom, zooming in is disabled.
+        let deepest = try SceneFile.parse(
+            Data(#"{"camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 19}, "chrome": true}"#.utf8), name: "z.json", catalog: .builtin
+        )
+        let buttons = try #require(deepest.chrome).trailingButtons
+        #expect(buttons == [PhoneChrome.ToolButton(.zoomIn, enabled: false), PhoneChrome.ToolButton(.zoomOut, enabled: true)])
+    }
+}

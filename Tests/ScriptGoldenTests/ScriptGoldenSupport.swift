@@ -1,0 +1,72 @@
+import FixtureTiles
+import Foundation
+import GoldenCheck
+import ImageCodec
+import MapGeometry
+import MapRender
+import Screens
+import TileStore
+
+/// The golden scripts in `Scenes/scripts/`, their goldens in `Goldens/scripts/<script>/NN.png`,
+/// and the fixture tile caches they are drawn over.
+enum ScriptGoldens {
+    /// The package's root folder, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let scripts = packageRoot.appendingPathComponent("Scenes/scripts")
+    static let goldens = packageRoot.appendingPathComponent("Goldens/scripts")
+    /// Where a failing run leaves actual and diff images and an HTML report per script.
+    static let failures = packageRoot.appendingPathComponent(".build/golden-failures/scripts")
+
+    /// Set `MAPFRAME_RECORD_GOLDENS=1` to rewrite the goldens instead of checking them.
+    static var recording: Bool { ProcessInfo.processInfo.environment["MAPFRAME_RECORD_GOLDENS"] == "1" }
+
+    /// Every script's name (its file name without `.json`), sorted.
+    static let names: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: scripts.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }()
+
+    /// The built-in styles' zoom ranges, as the script parser takes them.
+    static let styles: [String: ZoomRange] = Dictionary(
+        uniqueKeysWithValues: StyleCatalog.builtin.names.compactMap { name in StyleCatalog.builtin[name].map { (name, $0.zoomRange) } }
+    )
+
+    /// A directory with the demo fixture tiles of every built-in style, built once per test run.
+    static let cacheDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-script-goldens-\(getpid())")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for style in StyleCatalog.builtin.names {
+            try! DemoFixtures.build(style: style, into: directory.appendingPathComponent("\(style).mbtiles").path)
+        }
+        return directory
+    }()
+
+    /// A session drawing over the fixture caches, offline. One per test: sessions are not shared.
+    static func session() -> SnapshotSession {
+        SnapshotSession(catalog: .builtin, cacheLocation: .directory(cacheDirectory.path))
+    }
+
+    static func url(_ name: String) -> URL { scripts.appendingPathComponent(name + ".json") }
+
+    static func load(_ name: String) throws -> Script {
+        try ScriptParser.load(contentsOf: url(name), styles: styles)
+    }
+
+    static func play(_ name: String) throws -> (script: Script, run: ScriptRun) {
+        let script = try load(name)
+        return (script, try ScriptPlayer.run(script))
+    }
+
+    /// Every frame of a played script, drawn as `mapframe play` draws it.
+    static func images(of run: ScriptRun, style: String, session: SnapshotSession = session()) throws -> [RasterImage] {
+        try run.scenes(style: style).map { try session.render($0).frame.canvas.image() }
+    }
+
+    /// `00`, `01`, ...
+    static func frameName(_ index: Int) -> String { String(format: "%02d", index) }
+
+    static func goldenURL(script: String, frame index: Int) -> URL {
+        goldens.appendingPathComponent(script).appendingPathComponent(frameName(index) + ".png")
+    }
+}
