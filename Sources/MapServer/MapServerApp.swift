@@ -51,7 +51,8 @@ public final class MapServerApp: Sendable {
     }
 
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         // Metrics see the final status, after errors have become JSON answers.
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ResponseHeadersMiddleware())
@@ -71,11 +72,13 @@ public final class MapServerApp: Sendable {
         }
         router.get("/tiles/:style/:z/:x/:y") { request, context in
             let address = try self.tileAddress(context)
-            if let image = try await self.tiles.baseTile(address) { return self.imageResponse(image, request: request) }
+            // An @2x tile is drawn from deeper tiles, and comes back as a placeholder when they are missing.
+            let image = try await self.tiles.baseTile(address)
+            if let image, !image.isPlaceholder { return self.imageResponse(image, request: request) }
             guard self.configuration.missingTileAnswer == .placeholder else {
                 throw HTTPProblem.notFound("tile \(address.tile) of \(address.source.name) is not cached and could not be fetched")
             }
-            return self.imageResponse(self.tiles.placeholder(retina: address.retina), request: request)
+            return self.imageResponse(image ?? self.tiles.placeholder(retina: address.retina), request: request)
         }
 
         router.post("/routes") { request, context in try await self.addRoute(request, context: context) }
@@ -222,7 +225,8 @@ struct PeriodicFlush: Service {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(5))
+            // The wait ends at graceful shutdown, so that SIGTERM does not wait up to 5 s for it.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
             tiles.flushStores()
         }
     }

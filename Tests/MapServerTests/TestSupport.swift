@@ -1,0 +1,596 @@
+import FixtureTiles
+import Foundation
+import ImageCodec
+import MapGeometry
+import MapServer
+import Synchronization
+import Testing
+import TileStore
+import UpstreamSimulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Shared helpers for the MapServer tests:
+//
+// - `HTTP.send` / `HTTPReply`: a tiny HTTP/1.1 client over a plain socket, so that tests see
+//   exactly what went over the wire (raw paths such as "/leaflet/../x", bodies of HEAD and 304
+//   answers, early 413 answers) with no proxy and no client-side caching;
+// - `TestServer`: a `MapServerApp` running in this process on a free loopback port;
+// - `ServerProcess`: `mapframe serve` as a child process, for restart and SIGTERM tests;
+// - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
+// - image helpers to stitch tiles and compare pixels.
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+}
+
+// MARK: - Running blocking work
+
+/// Runs blocking work (socket I/O, waiting for a process) on a thread of its own, so that it never
+/// ties up one of Swift concurrency's few cooperative threads, which the in-process server needs.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Polls `condition` until it holds. The deadline only stops a broken test from hanging; no test
+/// asserts anything about how long a thing takes.
+func waitUntil(_ what: String, deadline seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while try await !condition() {
+        guard Date() < deadline else { throw TestSetupError(description: "gave up waiting until \(what)") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+// MARK: - HTTP client
+
+/// One HTTP answer as it came over the wire.
+struct HTTPReply: CustomStringConvertible, Sendable {
+    let status: Int
+    /// Header fields in the order sent.
+    let headers: [(name: String, value: String)]
+    /// The body, de-chunked; for HEAD and 304 whatever bytes followed the head (there should be none).
+    let body: Data
+
+    /// The first header field called `name`, case-insensitively.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as a JSON object.
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw TestSetupError(description: "the body is not a JSON object: \(text.prefix(200))")
+        }
+        return object
+    }
+
+    /// The `error` message of a JSON error body, or nil if the body is not one.
+    var errorMessage: String? {
+        guard let object = try? json(), object.count == 1 else { return nil }
+        return object["error"] as? String
+    }
+
+    /// The body decoded as a PNG.
+    func image() throws -> RasterImage {
+        try PNGCodec.decode(body)
+    }
+
+    /// `max-age` from Cache-Control, if given.
+    var maxAge: Int? {
+        guard let cacheControl = header("Cache-Control"), let match = cacheControl.firstMatch(of: /max-age=(\d+)/) else { return nil }
+        return Int(match.1)
+    }
+
+    var description: String {
+        let body = header("Content-Type")?.hasPrefix("image/") == true ? "<\(self.body.count) bytes of image>" : String(text.prefix(300))
+        return "HTTP \(status) \(headers.map { "\($0.name): \($0.value)" }.joined(separator: "; ")) | \(body)"
+    }
+}
+
+enum HTTP {
+    /// Sends one request to 127.0.0.1:`port` on a new connection (`Connection: close`) and reads
+    /// the answer to the end. `path` goes on the request line exactly as given.
+    static func send(
+        _ method: String = "GET", _ path: String, port: Int, headers: [(String, String)] = [], body: Data? = nil
+    ) async throws -> HTTPReply {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        let request = Data(head.utf8) + (body ?? Data())
+        let raw = try await onThread { try exchange(port: port, request: request) }
+        return try parse(raw, method: method)
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func isListening(port: Int) -> Bool {
+        guard let socket = try? connectedSocket(port: port) else { return false }
+        close(socket)
+        return true
+    }
+
+    private static func connectedSocket(port: Int) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
+        // A broken server must fail the test rather than hang it.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(socket)
+            throw TestSetupError(description: "connect to 127.0.0.1:\(port): errno \(error)")
+        }
+        return socket
+    }
+
+    private static func exchange(port: Int, request: Data) throws -> [UInt8] {
+        let socket = try connectedSocket(port: port)
+        defer { close(socket) }
+        // Write the request. A server may answer and close before reading a large body (413);
+        // then the write fails and the answer is read anyway. MSG_NOSIGNAL: no SIGPIPE.
+        request.withUnsafeBytes { bytes in
+            var sent = 0
+            while sent < bytes.count {
+                let count = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                sent += count
+            }
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count > 0 {
+                response += buffer[0..<count]
+            } else if count == 0 || errno == ECONNRESET {
+                return response
+            } else if errno != EINTR {
+                throw TestSetupError(description: "reading from 127.0.0.1:\(port): errno \(errno) after \(response.count) bytes")
+            }
+        }
+    }
+
+    private static func parse(_ raw: [UInt8], method: String) throws -> HTTPReply {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let headEnd = raw.firstRange(of: separator) else {
+            throw TestSetupError(description: "no complete HTTP head in \(raw.count) bytes: \(String(decoding: raw.prefix(200), as: UTF8.self))")
+        }
+        let lines = String(decoding: raw[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusWords = lines[0].split(separator: " ")
+        guard statusWords.count >= 2, let status = Int(statusWords[1]) else {
+            throw TestSetupError(description: "bad status line: \(lines[0])")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var body = Array(raw[headEnd.upperBound...])
+        let chunked = headers.contains { $0.name.lowercased() == "transfer-encoding" && $0.value.lowercased().contains("chunked") }
+        if chunked && method != "HEAD" { body = try dechunk(body) }
+        return HTTPReply(status: status, headers: headers, body: Data(body))
+    }
+
+    private static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = bytes[index...].firstRange(of: Array("\r\n".utf8)) else { throw TestSetupError(description: "bad chunk") }
+            let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { throw TestSetupError(description: "bad chunk size") }
+            if size == 0 { return body }
+            let start = lineEnd.upperBound
+            guard start + size <= bytes.count else { throw TestSetupError(description: "truncated chunk") }
+            body += bytes[start..<start + size]
+            index = start + size + 2
+        }
+    }
+}
+
+/// Checks an error answer: the status, `{"error": "..."}` mentioning `phrase`, JSON content type,
+/// and CORS.
+func expectJSONError(_ reply: HTTPReply, status: Int, mentions phrase: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(reply.status == status, "\(reply)", sourceLocation: sourceLocation)
+    #expect(reply.header("Content-Type") == "application/json", "\(reply)", sourceLocation: sourceLocation)
+    #expect(reply.header("Access-Control-Allow-Origin") == "*", "\(reply)", sourceLocation: sourceLocation)
+    let message = try #require(reply.errorMessage, "not a JSON error body: \(reply)", sourceLocation: sourceLocation)
+    #expect(message.contains(phrase), "\"\(message)\" does not mention \"\(phrase)\"", sourceLocation: sourceLocation)
+}
+
+// MARK: - Servers
+
+/// A fresh temporary directory, removed by `remove()`.
+struct TemporaryDirectory: Sendable {
+    let path: String
+
+    init(_ label: String) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("MapServerTests-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A `MapServerApp` serving on a free loopback port in this process.
+///
+///     try await TestServer.with(fixtures: true) { server in
+///         let reply = try await server.get("/healthz")
+///     }
+final class TestServer: Sendable {
+    let port: Int
+    let cacheDirectory: String
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, cacheDirectory: String, task: Task<Void, any Error>) {
+        self.port = port
+        self.cacheDirectory = cacheDirectory
+        self.task = task
+    }
+
+    /// The configuration tests start from: loopback, port 0, offline (never the real internet).
+    static func configuration(cacheDirectory: String) -> MapServerConfiguration {
+        MapServerConfiguration(host: "127.0.0.1", port: 0, cacheDirectory: cacheDirectory, fetchPolicy: nil)
+    }
+
+    /// Starts a server on a new cache directory, with the demo fixture tiles as its `osm` cache
+    /// when `fixtures` is set, and the configuration changed by `configure`; runs `body`; stops
+    /// the server and removes the directory.
+    static func with<T>(
+        fixtures: Bool = false, _ configure: (inout MapServerConfiguration) -> Void = { _ in },
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let directory = try TemporaryDirectory("cache")
+        defer { directory.remove() }
+        if fixtures { try Fixtures.installOSMCache(in: directory.path) }
+        var configuration = configuration(cacheDirectory: directory.path)
+        configure(&configuration)
+        let server = try await start(configuration)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Starts `MapServerApp(configuration:)` and waits until it listens.
+    static func start(_ configuration: MapServerConfiguration) async throws -> TestServer {
+        Fixtures.keepLoopbackOffProxies()
+        let app = try MapServerApp(configuration: configuration)
+        let (ports, listening) = AsyncThrowingStream.makeStream(of: Int.self)
+        let task = Task {
+            do {
+                try await app.run { listening.yield($0) }
+                listening.finish()
+            } catch {
+                listening.finish(throwing: error)
+                throw error
+            }
+        }
+        guard let port = try await ports.first(where: { _ in true }), port > 0 else {
+            task.cancel()
+            throw TestSetupError(description: "the server stopped before it listened")
+        }
+        return TestServer(port: port, cacheDirectory: configuration.cacheDirectory, task: task)
+    }
+
+    /// Stops the server by cancelling its task, and waits for it to end.
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPReply {
+        try await HTTP.send("GET", path, port: port, headers: headers)
+    }
+
+    func head(_ path: String, headers: [(String, String)] = []) async throws -> HTTPReply {
+        try await HTTP.send("HEAD", path, port: port, headers: headers)
+    }
+
+    func post(_ path: String, contentType: String?, body: Data) async throws -> HTTPReply {
+        try await HTTP.send("POST", path, port: port, headers: contentType.map { [("Content-Type", $0)] } ?? [], body: body)
+    }
+
+    func delete(_ path: String) async throws -> HTTPReply {
+        try await HTTP.send("DELETE", path, port: port)
+    }
+
+    /// POSTs a route and returns its 201 document.
+    func addRoute(_ payload: RoutePayloadFixture) async throws -> [String: Any] {
+        let reply = try await post("/routes", contentType: payload.contentType, body: payload.body)
+        guard reply.status == 201 else { throw TestSetupError(description: "POST /routes: \(reply)") }
+        return try reply.json()
+    }
+}
+
+/// `mapframe serve` running as a child process; its output goes to files.
+final class ServerProcess: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+    private let logs: TemporaryDirectory
+
+    private init(process: Process, port: Int, logs: TemporaryDirectory) {
+        self.process = process
+        self.port = port
+        self.logs = logs
+    }
+
+    /// Kills a server a failed test left running (by its own pid only).
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        logs.remove()
+    }
+
+    /// Starts `mapframe serve --port 0 <arguments>` and waits for its
+    /// "MapFrame serving on http://127.0.0.1:PORT/" line.
+    static func start(_ arguments: [String]) async throws -> ServerProcess {
+        let logs = try TemporaryDirectory("logs")
+        let process = Process()
+        process.executableURL = try mapframeExecutable()
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = childEnvironment()
+        let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
+        FileManager.default.createFile(atPath: stdout, contents: nil)
+        FileManager.default.createFile(atPath: stderr, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+        try process.run()
+        var port: Int?
+        try await waitUntil("mapframe serve says where it listens") {
+            let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+            if let match = output.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
+            guard port != nil || process.isRunning else {
+                throw TestSetupError(description: "mapframe serve exited early: \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
+            }
+            return port != nil
+        }
+        return ServerProcess(process: process, port: port!, logs: logs)
+    }
+
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end; returns its exit status (or the signal that ended it).
+    func waitForExit() async throws -> Int32 {
+        let process = process
+        return try await onThread {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
+
+    /// The `mapframe` executable that `swift build --build-tests` put beside the test bundle.
+    static func mapframeExecutable(testFile: String = #filePath) throws -> URL {
+        let packageRoot = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            packageRoot.appendingPathComponent(".build/debug"),
+        ].map { $0.appendingPathComponent("mapframe") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw TestSetupError(description: "cannot find mapframe; build with `swift build --build-tests`. Looked in: \(candidates.map(\.path))")
+        }
+        return found
+    }
+
+    /// This process's environment with a proxy that refuses connections, so that nothing can
+    /// reach the internet, except loopback, where the servers and simulators of the tests listen.
+    static func childEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
+            environment[variable] = "http://127.0.0.1:9"
+        }
+        environment["NO_PROXY"] = "127.0.0.1,localhost"
+        environment["no_proxy"] = "127.0.0.1,localhost"
+        return environment
+    }
+}
+
+// MARK: - Fixtures
+
+enum Fixtures {
+    /// The centre of the tests' routes: central Cambridge, inside the demo fixture area.
+    static let cambridge = Coordinate(latitude: 52.2072, longitude: 0.1412)
+
+    /// Where the shared fixture cache is built; removed when the test process exits.
+    private static let sharedDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("MapServerTests-fixtures-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    /// The demo fixture tiles for `osm` (DemoFixtures: central Cambridge, zoom 12-18), built once
+    /// per test run (about a second) and copied into each server's cache directory.
+    private static let builtOSMCache: Result<String, any Error> = Result {
+        try FileManager.default.createDirectory(atPath: sharedDirectory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Fixtures.sharedDirectory) }
+        let path = sharedDirectory + "/osm.mbtiles"
+        try DemoFixtures.build(style: "osm", into: path)
+        return path
+    }
+
+    /// Copies the fixture cache to `<directory>/osm.mbtiles`, where the server looks for it.
+    static func installOSMCache(in directory: String) throws {
+        let source = try builtOSMCache.get()
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: directory + "/osm.mbtiles" + suffix)
+        }
+    }
+
+    /// libcurl in this process reads the proxy variables; make sure loopback never goes through one.
+    static func keepLoopbackOffProxies() {
+        setenv("NO_PROXY", "127.0.0.1,localhost", 1)
+        setenv("no_proxy", "127.0.0.1,localhost", 1)
+    }
+
+    /// A style whose tiles come from `upstream` ("/z/x/y.png"), zoom 0-19.
+    static func style(named name: String, upstream: String) throws -> TileSource {
+        let json = #"{"name": "\#(name)", "url": "\#(upstream)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Test upstream"}"#
+        return try TileSource(json: Data(json.utf8), documentName: "\(name).json")
+    }
+
+    /// A catalogue holding only that style, so that nothing else can be fetched.
+    static func catalog(styleNamed name: String, upstream: String) throws -> StyleCatalog {
+        StyleCatalog(sources: [name: try style(named: name, upstream: upstream)])
+    }
+
+    /// A fetch policy that gives up at once, so that "upstream down" tests do not wait for retries.
+    static let impatientFetching = FetchPolicy(connectTimeout: .seconds(5), totalTimeout: .seconds(10), maxAttempts: 1, retryBackoff: .milliseconds(10))
+
+    /// The fixture artist's PNG of a tile, as an upstream would serve it.
+    static func tilePNG(_ tile: TileID) throws -> Data {
+        try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
+    }
+
+    /// The tile a path such as "/16/32793/21583.png" names.
+    static func tile(atUpstreamPath path: String) -> TileID? {
+        guard path.hasPrefix("/"), path.hasSuffix(".png") else { return nil }
+        let numbers = path.dropFirst().dropLast(4).split(separator: "/").compactMap { Int($0) }
+        guard numbers.count == 3 else { return nil }
+        return TileID(z: numbers[0], x: numbers[1], y: numbers[2])
+    }
+
+    /// A tile's URL path on the server: "/tiles/<style>/z/x/y.png" (or "@2x.png").
+    static func tilePath(_ tile: TileID, style: String = "osm", retina: Bool = false, route: String? = nil) -> String {
+        (route.map { "/routes/\($0)" } ?? "") + "/tiles/\(style)/\(tile.z)/\(tile.x)/\(tile.y)\(retina ? "@2x" : "").png"
+    }
+}
+
+extension UpstreamSimulator {
+    /// Answers every "/z/x/y.png" with that fixture tile and `headers`.
+    func serveFixtureTiles(headers: [(String, String)] = []) {
+        setDefaultHandler { path in
+            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            return .png(png, headers: headers)
+        }
+    }
+}
+
+/// A `POST /routes` body and its Content-Type.
+struct RoutePayloadFixture: Sendable, CustomStringConvertible {
+    var name: String
+    var contentType: String
+    var body: Data
+
+    var description: String { name }
+
+    /// "lon,lat lon,lat ..." as CycleStreets writes coordinates.
+    private static func lonLatList(_ points: [Coordinate]) -> String {
+        points.map { "\($0.longitude),\($0.latitude)" }.joined(separator: " ")
+    }
+
+    /// A CycleStreets journey.xml: one route marker and one segment marker.
+    static func journeyXML(_ points: [Coordinate], contentType: String = "application/xml") -> RoutePayloadFixture {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <markers>
+              <marker type="route" start="Thoday Street" finish="Market Square" length="1200" time="300" plan="balanced" speed="20" coordinates="\(lonLatList(points))"/>
+              <marker type="segment" name="Thoday Street" distance="1200" time="300" turn="" startBearing="315" provisionName="Minor road" points="\(lonLatList(points))"/>
+            </markers>
+            """
+        return RoutePayloadFixture(name: "journey XML (\(contentType))", contentType: contentType, body: Data(xml.utf8))
+    }
+
+    /// A GPX 1.1 track.
+    static func gpx(_ points: [Coordinate]) -> RoutePayloadFixture {
+        let trackPoints = points.map { #"<trkpt lat="\#($0.latitude)" lon="\#($0.longitude)"><ele>12</ele></trkpt>"# }.joined()
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="MapServerTests" xmlns="http://www.topografix.com/GPX/1/1">
+              <trk><name>Test</name><trkseg>\(trackPoints)</trkseg></trk>
+            </gpx>
+            """
+        return RoutePayloadFixture(name: "GPX", contentType: "application/gpx+xml", body: Data(xml.utf8))
+    }
+
+    /// A GeoJSON Feature holding a LineString.
+    static func geoJSONFeature(_ points: [Coordinate], contentType: String = "application/geo+json") -> RoutePayloadFixture {
+        let positions = points.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ", ")
+        let json = #"{"type": "Feature", "properties": {"name": "Test"}, "geometry": {"type": "LineString", "coordinates": [\#(positions)]}}"#
+        return RoutePayloadFixture(name: "GeoJSON Feature (\(contentType))", contentType: contentType, body: Data(json.utf8))
+    }
+
+    /// A bare GeoJSON LineString.
+    static func geoJSONLineString(_ points: [Coordinate]) -> RoutePayloadFixture {
+        let positions = points.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ", ")
+        return RoutePayloadFixture(
+            name: "GeoJSON LineString", contentType: "application/json",
+            body: Data(#"{"type": "LineString", "coordinates": [\#(positions)]}"#.utf8)
+        )
+    }
+
+    /// A short route in central Cambridge.
+    static let cambridgePoints = [
+        Coordinate(latitude: 52.20557, longitude: 0.14144),
+        Coordinate(latitude: 52.20551, longitude: 0.14162),
+        Coordinate(latitude: 52.2072, longitude: 0.1412),
+        Coordinate(latitude: 52.2085, longitude: 0.1189),
+    ]
+}
+
+// MARK: - Images
+
+extension RasterImage {
+    /// Every pixel's colour, row by row.
+    var allPixels: [RGBA] {
+        var pixels: [RGBA] = []
+        pixels.reserveCapacity(width * height)
+        withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
+        return pixels
+    }
+}
+
+/// An image assembled from equally sized tiles, for comparing with a frame of the same area.
+struct StitchedImage {
+    let width: Int
+    let height: Int
+    private(set) var pixels: [RGBA]
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixels = Array(repeating: RGBA(red: 0, green: 0, blue: 0, alpha: 0), count: width * height)
+    }
+
+    /// Copies `tile` with its top-left corner at (`left`, `top`).
+    mutating func place(_ tile: RasterImage, left: Int, top: Int) {
+        for y in 0..<tile.height {
+            for x in 0..<tile.width {
+                pixels[(top + y) * width + left + x] = tile.pixel(x: x, y: y)
+            }
+        }
+    }
+
+    func pixel(x: Int, y: Int) -> RGBA { pixels[y * width + x] }
+}
+
+/// Pixels that differ between a stitched image and a frame, outside `excluding` (device pixels).
+func differingPixels(_ stitched: StitchedImage, _ frame: RasterImage, excluding excluded: PixelRect? = nil) -> [(x: Int, y: Int, tiles: RGBA, frame: RGBA)] {
+    var differences: [(x: Int, y: Int, tiles: RGBA, frame: RGBA)] = []
+    for y in 0..<frame.height {
+        for x in 0..<frame.width {
+            if let excluded, Double(x) >= excluded.minX, Double(x) < excluded.maxX, Double(y) >= excluded.minY, Double(y) < excluded.maxY { continue }
+            let a = stitched.pixel(x: x, y: y), b = frame.pixel(x: x, y: y)
+            if a != b { differences.append((x, y, a, b)) }
+        }
+    }
+    return differences
+}
