@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
         .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2"]),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender"]),
         .target(name: "UpstreamSimulator"),
         .target(
             name: "MapServer",
@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
+                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,8 +83,11 @@ let package = Package(
             name: "GoldenTests",
             dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "TileStore", "MapGeometry"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Fixtures"]),
+        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["ImageCodec", "mapframe"]),
+        .testTarget(name: "MapServerTests", dependencies: ["MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
     ]
 )

@@ -12,6 +12,8 @@ packages=(
   libxml2-dev        # CycleStreets XML and GPX
   fontconfig fonts-dejavu-core  # DejaVu Sans for labels
   python3            # a second MBTiles reader in the tests
+  libjs-leaflet      # Leaflet for the viewer page that `mapframe serve` serves at /
+  chromium           # the viewer page's browser test (headless)
 )
 
 missing=()

@@ -1,0 +1,220 @@
+import Foundation
+import ImageCodec
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct BrowserTestError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The package's root, from this file's place in it.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The `mapframe` executable that `swift build --build-tests` builds with this target (it depends
+/// on it): next to the test bundle, else in the package's debug build folder.
+func mapframeExecutable() throws -> URL {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        Bundle.main.bundleURL,
+        Bundle.main.bundleURL.deletingLastPathComponent(),
+        packageRoot.appendingPathComponent(".build/debug"),
+    ].map { $0.appendingPathComponent("mapframe") }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw BrowserTestError(description: "cannot find the mapframe executable; build it with `swift build --build-tests`. Looked in:\n"
+            + candidates.map(\.path).joined(separator: "\n"))
+    }
+    return found
+}
+
+/// A scratch directory, removed by `remove()`.
+struct ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("ViewerBrowserTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func text(_ name: String) -> String {
+        String(decoding: (try? Data(contentsOf: url.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A child process whose output goes to `<name>.stdout` and `<name>.stderr` in a scratch directory.
+final class Child {
+    let name: String
+    private let process = Process()
+    private let scratch: ScratchDirectory
+    private let files: [FileHandle]
+
+    init(_ executable: URL, _ arguments: [String], name: String, in scratch: ScratchDirectory) throws {
+        self.name = name
+        self.scratch = scratch
+        files = try ["stdout", "stderr"].map { stream in
+            let path = scratch.path("\(name).\(stream)")
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = scratch.url
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = files[0]
+        process.standardError = files[1]
+        try process.run()
+    }
+
+    var isRunning: Bool { process.isRunning }
+    var status: Int32 { process.terminationStatus }
+    var standardOutput: String { scratch.text("\(name).stdout") }
+    var standardError: String { scratch.text("\(name).stderr") }
+
+    /// The last lines of standard error, for messages.
+    var errorTail: String {
+        standardError.split(separator: "\n").suffix(12).joined(separator: "\n")
+    }
+
+    /// Waits for the program to end; false if it is still running after `timeout` (then it is killed).
+    func waitForExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        guard process.isRunning else { return true }
+        stop()
+        return false
+    }
+
+    /// SIGTERM, then SIGKILL if it has not gone within five seconds; waits for it either way.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        for file in files { try? file.close() }
+    }
+}
+
+/// `mapframe serve --offline --port 0` on a cache directory, running until `stop()`.
+final class MapframeServer {
+    let child: Child
+    let baseURL: String
+
+    init(cacheDirectory: String, in scratch: ScratchDirectory) async throws {
+        child = try Child(
+            try mapframeExecutable(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], name: "serve", in: scratch
+        )
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            if let match = child.standardOutput.firstMatch(of: #/MapFrame serving on (http://127\.0\.0\.1:\d+/)/#) {
+                baseURL = String(match.1)
+                return
+            }
+            guard child.isRunning, ContinuousClock.now < deadline else {
+                child.stop()
+                throw BrowserTestError(description: "mapframe serve did not report its address (exit \(child.status)): \(child.errorTail)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// POSTs a GeoJSON route and returns its id.
+    func postRoute(geoJSON: String) async throws -> String {
+        var request = URLRequest(url: URL(string: baseURL + "routes")!)
+        request.httpMethod = "POST"
+        request.setValue("application/geo+json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(geoJSON.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let body = String(decoding: data, as: UTF8.self)
+        guard status == 201,
+              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let id = document["id"] as? String
+        else { throw BrowserTestError(description: "POST /routes answered \(status): \(body)") }
+        return id
+    }
+
+    func stop() { child.stop() }
+}
+
+/// Headless Chromium, as Debian's `chromium` package installs it.
+struct Chromium {
+    let executable: URL
+    /// `--headless=new`, or the older `--headless` where the new mode does not work.
+    let headlessFlag: String
+
+    /// The first `chromium` (or `chromium-browser`) on PATH.
+    static let installed: URL? = {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        for name in ["chromium", "chromium-browser"] {
+            for directory in directories where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
+                return URL(fileURLWithPath: directory + "/" + name)
+            }
+        }
+        return nil
+    }()
+
+    /// Screenshots `url` at `size` into `output`; returns the finished process, or nil if it had
+    /// to be killed after `timeout`.
+    func screenshot(
+        _ url: String, size: (width: Int, height: Int), to output: String, in scratch: ScratchDirectory,
+        name: String, timeout: Duration = .seconds(90)
+    ) async throws -> Child? {
+        try? FileManager.default.removeItem(atPath: output)
+        let child = try Child(executable, [
+            headlessFlag, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(size.width),\(size.height)",
+            "--virtual-time-budget=8000", "--no-first-run", "--no-proxy-server", "--disable-dev-shm-usage",
+            "--user-data-dir=" + scratch.path("\(name)-profile"), "--screenshot=" + output, url,
+        ], name: name, in: scratch)
+        return await child.waitForExit(timeout: timeout) ? child : nil
+    }
+
+    /// Whether Chromium can run here at all: it must screenshot a plain green page (no server
+    /// involved) as green. Tries `--headless=new`, then `--headless`. Returns a working Chromium,
+    /// or why none works.
+    static func probe(_ executable: URL, in scratch: ScratchDirectory) async throws -> Result<Chromium, BrowserTestError> {
+        let page = "data:text/html,%3Chtml%3E%3Cbody%20style%3D%22margin%3A0%3Bbackground%3Argb(0%2C170%2C85)%22%3E%3C%2Fbody%3E%3C%2Fhtml%3E"
+        var reasons: [String] = []
+        for flag in ["--headless=new", "--headless"] {
+            let chromium = Chromium(executable: executable, headlessFlag: flag)
+            let output = scratch.path("probe.png")
+            let name = "probe" + (flag == "--headless" ? "-old" : "")
+            guard let child = try await chromium.screenshot(page, size: (320, 200), to: output, in: scratch, name: name, timeout: .seconds(60)) else {
+                reasons.append("\(flag): no screenshot within 60 s")
+                continue
+            }
+            if let data = FileManager.default.contents(atPath: output), let image = try? PNGCodec.decode(data),
+               image.width > 10, image.height > 10,
+               image.pixel(x: image.width / 2, y: image.height / 2).maxChannelDifference(to: RGBA(red: 0, green: 170, blue: 85)) <= 4 {
+                return .success(chromium)
+            }
+            reasons.append("\(flag): exit \(child.status), no usable screenshot; \(child.errorTail)")
+        }
+        return .failure(BrowserTestError(description: "\(executable.path) cannot take screenshots here: " + reasons.joined(separator: " | ")))
+    }
+}
+
+/// Colours, as the tests need them.
+extension RGBA {
+    init(hex: UInt32) {
+        self.init(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF))
+    }
+
+    /// `self` painted at `alpha` over an opaque `background`.
+    func blended(over background: RGBA, alpha: Double) -> RGBA {
+        func channel(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
+            UInt8((alpha * Double(top) + (1 - alpha) * Double(bottom)).rounded())
+        }
+        return RGBA(red: channel(red, background.red), green: channel(green, background.green), blue: channel(blue, background.blue))
+    }
+}
