@@ -184,6 +184,9 @@ int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int 
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
     free(row);
+    // Give back the growth slack: callers may keep many small PNGs in memory.
+    uint8_t *exact = realloc(out.bytes, out.length ? out.length : 1);
+    if (exact != NULL) out.bytes = exact;
     *png_out = out.bytes;
     *png_length = out.length;
     return 0;

@@ -36,6 +36,11 @@ public struct PixelRect: Hashable, Sendable {
         )
     }
 
+    /// The rectangle grown by `amount` on every side.
+    public func expanded(by amount: Double) -> PixelRect {
+        PixelRect(minX: minX - amount, minY: minY - amount, maxX: maxX + amount, maxY: maxY + amount)
+    }
+
     public func intersects(_ other: PixelRect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }

@@ -31,6 +31,12 @@ public final class FrameRenderer {
         geometry(for: scene, source: source).tilePlacements(in: source.zoomRange).map(\.tile)
     }
 
+    /// Whether any of `scene`'s overlays would change a pixel of `geometry`'s frame; when none
+    /// would, a tile-shaped frame is its base tile unchanged.
+    public static func overlaysTouch(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
+        overlayPainters(for: scene, source: source).contains { $0.touches(geometry) }
+    }
+
     /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
     /// it when the scene has chrome.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {

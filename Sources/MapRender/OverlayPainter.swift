@@ -24,11 +24,40 @@ public struct DrawingContext {
 public protocol OverlayPainter {
     /// The extents a camera fitted to "all" must show; empty for overlays that are not fitted.
     var fitItems: [FitItem] { get }
+    /// Whether drawing in `frame` could change any of its pixels.
+    func touches(_ frame: FrameGeometry) -> Bool
     func draw(in context: DrawingContext)
 }
 
 extension OverlayPainter {
     public var fitItems: [FitItem] { [] }
+
+    /// By default, whether any fit item's pixel box (its extent plus margins) meets the frame.
+    /// Overlays that are not fitted (the attribution) always touch it.
+    public func touches(_ frame: FrameGeometry) -> Bool {
+        let items = fitItems
+        guard !items.isEmpty else { return true }
+        // A pixel of slack: sprites are drawn at the whole pixel nearest their anchor.
+        return items.contains { frame.pixelBox(of: $0).expanded(by: 1).intersects(frame.pixelRect) }
+    }
+}
+
+extension FrameGeometry {
+    /// The whole frame in device pixels.
+    var pixelRect: PixelRect {
+        PixelRect(minX: 0, minY: 0, maxX: Double(viewport.pixelWidth), maxY: Double(viewport.pixelHeight))
+    }
+
+    /// A fit item's extent in device pixels, with its margins.
+    func pixelBox(of item: FitItem) -> PixelRect {
+        let northWest = pixel(for: Coordinate(latitude: item.bounds.north, longitude: item.bounds.west))
+        let southEast = pixel(for: Coordinate(latitude: item.bounds.south, longitude: item.bounds.east))
+        let margins = item.pixelMargins
+        return PixelRect(
+            minX: northWest.x - margins.left * scale, minY: northWest.y - margins.top * scale,
+            maxX: southEast.x + margins.right * scale, maxY: southEast.y + margins.bottom * scale
+        )
+    }
 }
 
 /// Pre-rendered marker images, drawn once per style and scale and reused by every frame.

@@ -15,6 +15,25 @@ public struct RoutePainter: OverlayPainter {
         return [FitItem(bounds: bounds, pixelMargins: .uniform(style.width / 2))]
     }
 
+    /// Whether any segment, widened by the line's half-width and a pixel for anti-aliasing
+    /// (and miter joins), comes near the frame.
+    public func touches(_ frame: FrameGeometry) -> Bool {
+        guard coordinates.count >= 2 else { return false }
+        let reach = (style.width * 2 + 1) * frame.scale
+        let bounds = frame.pixelRect
+        var previous = frame.pixel(for: coordinates[0])
+        for coordinate in coordinates.dropFirst() {
+            let point = frame.pixel(for: coordinate)
+            let segment = PixelRect(
+                minX: min(previous.x, point.x) - reach, minY: min(previous.y, point.y) - reach,
+                maxX: max(previous.x, point.x) + reach, maxY: max(previous.y, point.y) + reach
+            )
+            if segment.intersects(bounds) { return true }
+            previous = point
+        }
+        return false
+    }
+
     public func draw(in context: DrawingContext) {
         guard coordinates.count >= 2 else { return }
         let canvas = context.canvas

@@ -1,8 +1,11 @@
 import Foundation
+import Hummingbird
 
 /// An image ready to send, with what the HTTP caching headers need.
 struct EncodedImage: Sendable {
     let data: Data
+    /// The bytes as the response body; built once, shared by every answer without copying.
+    let body: ByteBuffer
     /// A strong validator: a hash of the bytes.
     let etag: String
     /// Seconds a client may keep it; 0 means `no-store`.
@@ -13,6 +16,7 @@ struct EncodedImage: Sendable {
 
     init(data: Data, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
         self.data = data
+        body = ByteBuffer(bytes: data)
         etag = EncodedImage.strongETag(of: data)
         self.maxAge = maxAge
         self.lastModified = lastModified

@@ -18,12 +18,13 @@ public final class MapServerApp: Sendable {
     private let viewer: ViewerAssets
 
     public init(configuration: MapServerConfiguration) throws {
+        // Before any metric is made, or it would go to the no-op default and never be seen.
+        _ = MapServerApp.metricsRegistry
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.cacheDirectory, withIntermediateDirectories: true)
         routes = try RouteStore(path: configuration.cacheDirectory + "/routes.sqlite")
         tiles = TileService(configuration: configuration)
         viewer = ViewerAssets(leafletDirectory: configuration.leafletDirectory)
-        _ = MapServerApp.metricsRegistry
     }
 
     /// Metrics go to one Prometheus registry per process (swift-metrics can be bootstrapped once).
@@ -54,7 +55,7 @@ public final class MapServerApp: Sendable {
         // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
         let router = Router(options: .autoGenerateHeadEndpoints)
         // Metrics see the final status, after errors have become JSON answers.
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestCountingMiddleware())
         router.add(middleware: ResponseHeadersMiddleware())
 
         router.get("/") { _, _ in self.viewer.page() }
@@ -203,7 +204,7 @@ public final class MapServerApp: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentLength] = String(image.data.count)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: image.body))
     }
 
     /// Marks a grey stand-in tile.

@@ -2,30 +2,42 @@ import Foundation
 import Metrics
 import TileStore
 
-/// The server's own measurements, exported at /metrics beside Hummingbird's request counts.
+/// The server's own measurements, exported at /metrics beside the request counts. Every metric
+/// is made once: looking one up in the registry for each request would cost more than serving
+/// a cached tile.
 struct ServerMetrics: Sendable {
-    /// Counts a tile answer: hit (memory), cached, fetched, revalidated, stale, missing or placeholder.
-    func tileResult(_ result: String) {
-        Counter(label: "mapframe_tile_cache_total", dimensions: [("result", result)]).increment()
+    /// How tile requests were answered.
+    enum TileResult: String, CaseIterable {
+        /// From encoded tiles in memory.
+        case hit
+        case cached, fetched, revalidated, stale, missing, placeholder
+    }
+
+    private let tileResults: [TileResult: Counter] = Dictionary(uniqueKeysWithValues: TileResult.allCases.map {
+        ($0, Counter(label: "mapframe_tile_cache_total", dimensions: [("result", $0.rawValue)]))
+    })
+    private let upstreamFetch = Timer(label: "mapframe_upstream_fetch_seconds", preferredDisplayUnit: .seconds)
+    private let render = Timer(label: "mapframe_render_seconds", preferredDisplayUnit: .seconds)
+
+    func count(_ result: TileResult) {
+        tileResults[result]?.increment()
     }
 
     func record(_ fill: TileFill) {
         switch fill {
-        case .cached: tileResult("cached")
-        case .fetched: tileResult("fetched")
-        case .revalidated: tileResult("revalidated")
-        case .stale: tileResult("stale")
-        case .missing: tileResult("missing")
+        case .cached: count(.cached)
+        case .fetched: count(.fetched)
+        case .revalidated: count(.revalidated)
+        case .stale: count(.stale)
+        case .missing: count(.missing)
         }
     }
 
     func upstreamDuration(since start: Date) {
-        Timer(label: "mapframe_upstream_fetch_seconds", preferredDisplayUnit: .seconds)
-            .recordSeconds(Date().timeIntervalSince(start))
+        upstreamFetch.recordSeconds(Date().timeIntervalSince(start))
     }
 
     func renderDuration(since start: Date) {
-        Timer(label: "mapframe_render_seconds", preferredDisplayUnit: .seconds)
-            .recordSeconds(Date().timeIntervalSince(start))
+        render.recordSeconds(Date().timeIntervalSince(start))
     }
 }

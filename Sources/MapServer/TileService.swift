@@ -55,7 +55,7 @@ final class TileService: Sendable {
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
         if let entry = encodedTiles.value(for: key), entry.expiresAt > Date() {
-            metrics.tileResult("hit")
+            metrics.count(.hit)
             return entry.image
         }
         if address.retina {
@@ -81,7 +81,7 @@ final class TileService: Sendable {
         let side = retina ? 512 : 256
         let canvas = Canvas(width: side, height: side)
         canvas.clear(to: .missingTileGrey)
-        metrics.tileResult("placeholder")
+        metrics.count(.placeholder)
         return EncodedImage(data: (try? canvas.pngData(opaque: true)) ?? Data(), maxAge: 0, lastModified: nil, isPlaceholder: true)
     }
 
@@ -125,6 +125,11 @@ final class TileService: Sendable {
             start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
         )
         let source = address.source
+        if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: source),
+           let base = try await baseTile(address) {
+            // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte.
+            return base
+        }
         let store = try await store(for: source)
         let fills = await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store)
         for fill in fills { metrics.record(fill) }

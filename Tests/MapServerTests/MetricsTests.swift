@@ -39,10 +39,10 @@ import UpstreamSimulator
             func hasSeries(_ name: String, _ labels: [String] = []) -> Bool {
                 lines.contains { line in line.hasPrefix(name) && labels.allSatisfy { line.contains($0) } }
             }
-            let tileRoute = #"http_route="/tiles/{style}/{z}/{x}/{y}""#
-            #expect(hasSeries("hb_requests{", [tileRoute, #"http_response_status_code="200""#]), "\(reply.text.prefix(3000))")
-            #expect(hasSeries("hb_requests{", [tileRoute, #"http_response_status_code="404""#]))
-            #expect(hasSeries("hb_requests{", [#"http_route="/frame.png""#, #"http_response_status_code="200""#]))
+            let tileRoute = #"endpoint="/tiles/{style}/{z}/{x}/{y}""#
+            #expect(hasSeries("mapframe_http_requests_total{", [tileRoute, #"status="200""#]), "\(reply.text.prefix(3000))")
+            #expect(hasSeries("mapframe_http_requests_total{", [tileRoute, #"status="404""#]))
+            #expect(hasSeries("mapframe_http_requests_total{", [#"endpoint="/frame.png""#, #"status="200""#]))
             for result in ["fetched", "stale", "hit", "cached"] {
                 #expect(hasSeries("mapframe_tile_cache_total{", [#"result="\#(result)""#]), "no mapframe_tile_cache_total for \(result)")
             }
