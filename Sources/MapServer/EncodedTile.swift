@@ -3,8 +3,7 @@ import Hummingbird
 
 /// An image ready to send, with what the HTTP caching headers need.
 struct EncodedImage: Sendable {
-    let data: Data
-    /// The bytes as the response body; built once, shared by every answer without copying.
+    /// The PNG bytes as the response body; built once, shared by every answer without copying.
     let body: ByteBuffer
     /// A strong validator: a hash of the bytes.
     let etag: String
@@ -15,7 +14,6 @@ struct EncodedImage: Sendable {
     let isPlaceholder: Bool
 
     init(data: Data, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
-        self.data = data
         body = ByteBuffer(bytes: data)
         etag = EncodedImage.strongETag(of: data)
         self.maxAge = maxAge

@@ -203,7 +203,7 @@ public final class MapServerApp: Sendable {
         if !image.isPlaceholder, ifNoneMatch.contains(image.etag) || ifNoneMatch.contains("*") {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentLength] = String(image.data.count)
+        headers[.contentLength] = String(image.body.readableBytes)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: image.body))
     }
 

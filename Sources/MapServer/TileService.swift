@@ -15,7 +15,9 @@ final class TileService: Sendable {
 
     let configuration: MapServerConfiguration
     private let fetcher: TileFetcher?
-    private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: TileStore.defaultMemoryCapacity)
+    /// Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few frames
+    /// and composited tiles are drawing at once (the server's memory target is 100 MB).
+    private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: 64)
     /// Encoded tiles ready to send, so that hot tiles never touch SQLite.
     private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048)
     private let stores = Mutex<[String: TileStore]>([:])
