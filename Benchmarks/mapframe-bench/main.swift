@@ -76,7 +76,7 @@ report("  of which decoding the tiles", decodeOnly, baseline: decodeAndEncode)
 report("composite only (tiles + overlays, no PNG)", composite, baseline: decodeAndEncode)
 report("frame: composite + PNG encode (target <= 2 ms)", frame, baseline: decodeAndEncode)
 
-print("PNG encoder settings for the same frame:")
+print("PNG encoder settings for the same frame (ratios against the default setting):")
 let candidates: [(String, PNGEncodingOptions)] = [
     ("zlib 1, filter none (default)", .fast),
     ("zlib 1, filter sub", PNGEncodingOptions(zlibLevel: 1, filters: .sub)),
