@@ -78,6 +78,8 @@ let package = Package(
             path: "Benchmarks/mapframe-bench"
         ),
 
+        // Helpers shared by the test targets that run the real binary.
+        .target(name: "MapFrameTestSupport", path: "Tests/Support"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapRender"]),
@@ -86,11 +88,11 @@ let package = Package(
             name: "GoldenTests",
             dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Fixtures"]),
         .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["ImageCodec", "mapframe"]),
-        .testTarget(name: "MapServerTests", dependencies: ["MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),
+        .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
     ]
 )

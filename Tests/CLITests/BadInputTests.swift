@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import Testing
 
 @Suite("mapframe snapshot with bad input")
@@ -82,7 +83,7 @@ struct BadInputTests {
                 try workspace.write(Scenes.scene(), to: "c.json"),
             ]
             let result = try runProgram(
-                Mapframe.executable(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")],
+                MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")],
                 in: workspace.directory
             )
             #expect(result.status == 2, "\(result)")
@@ -102,7 +103,7 @@ struct BadInputTests {
                 try workspace.write(Scenes.scene(#""style": "opencyclemap""#), to: "b.json"),
             ]
             let result = try runProgram(
-                Mapframe.executable(), ["snapshot"] + scenes + ["--cache-dir", workspace.path("caches"), "--offline", "--out-dir", workspace.path("frames")],
+                MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache-dir", workspace.path("caches"), "--offline", "--out-dir", workspace.path("frames")],
                 in: workspace.directory
             )
             #expect(result.status == 2, "\(result)")

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import Testing
 
@@ -28,7 +29,7 @@ struct SnapshotCommandTests {
                 try workspace.write(json, to: "scenes/\(names[index]).json")
             }
             let result = try runProgram(
-                Mapframe.executable(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")], in: workspace.directory
+                MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")], in: workspace.directory
             )
             #expect(result.status == 0, "\(result)")
             for name in names {

@@ -1,5 +1,6 @@
 import FixtureTiles
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
 import Synchronization
@@ -118,25 +119,6 @@ final class ChildProcess {
     }
 }
 
-/// The `mapframe` executable that `swift build --build-tests` put next to the test bundle.
-enum Mapframe {
-    static func executable(testFile: String = #filePath) throws -> URL {
-        let packageRoot = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            packageRoot.appendingPathComponent(".build/debug"),
-        ].map { $0.appendingPathComponent("mapframe") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw TestSetupError(description: """
-                cannot find the mapframe executable; build it with `swift build --build-tests`. Looked in:
-                \(candidates.map(\.path).joined(separator: "\n"))
-                """)
-        }
-        return found
-    }
-}
 
 /// A fresh directory for one test, with helpers to write inputs and run `mapframe` in it.
 struct Workspace {
@@ -172,16 +154,16 @@ struct Workspace {
 
     /// Runs `mapframe` to completion; `environment` sets (or, with nil, removes) variables.
     func mapframe(_ arguments: String..., environment: [String: String?] = [:]) throws -> CommandResult {
-        try runProgram(Mapframe.executable(), arguments, in: directory, environment: environment)
+        try runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
     }
 
     func mapframe(_ arguments: [String], environment: [String: String?] = [:]) throws -> CommandResult {
-        try runProgram(Mapframe.executable(), arguments, in: directory, environment: environment)
+        try runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
     }
 
     /// Starts `mapframe` in the background.
     func startMapframe(_ arguments: [String], environment: [String: String?] = [:]) throws -> ChildProcess {
-        try ChildProcess.start(Mapframe.executable(), arguments, in: directory, environment: environment)
+        try ChildProcess.start(MapframeExecutable.url(), arguments, in: directory, environment: environment)
     }
 
     /// Builds fixture tiles covering the test scenes (zoom 16 and, for scale 2, 17) into

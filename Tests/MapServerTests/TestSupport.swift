@@ -1,5 +1,6 @@
 import FixtureTiles
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
 import MapServer
@@ -343,7 +344,7 @@ final class ServerProcess: @unchecked Sendable {
     static func start(_ arguments: [String]) async throws -> ServerProcess {
         let logs = try TemporaryDirectory("logs")
         let process = Process()
-        process.executableURL = try mapframeExecutable()
+        process.executableURL = try MapframeExecutable.url()
         process.arguments = ["serve", "--port", "0"] + arguments
         process.environment = childEnvironment()
         let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
@@ -378,21 +379,6 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
-
-    /// The `mapframe` executable that `swift build --build-tests` put beside the test bundle.
-    static func mapframeExecutable(testFile: String = #filePath) throws -> URL {
-        let packageRoot = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            packageRoot.appendingPathComponent(".build/debug"),
-        ].map { $0.appendingPathComponent("mapframe") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw TestSetupError(description: "cannot find mapframe; build with `swift build --build-tests`. Looked in: \(candidates.map(\.path))")
-        }
-        return found
-    }
 
     /// This process's environment with a proxy that refuses connections, so that nothing can
     /// reach the internet, except loopback, where the servers and simulators of the tests listen.

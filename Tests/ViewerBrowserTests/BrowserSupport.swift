@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import Testing
 
@@ -10,24 +11,6 @@ struct BrowserTestError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The package's root, from this file's place in it.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The `mapframe` executable that `swift build --build-tests` builds with this target (it depends
-/// on it): next to the test bundle, else in the package's debug build folder.
-func mapframeExecutable() throws -> URL {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        Bundle.main.bundleURL,
-        Bundle.main.bundleURL.deletingLastPathComponent(),
-        packageRoot.appendingPathComponent(".build/debug"),
-    ].map { $0.appendingPathComponent("mapframe") }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw BrowserTestError(description: "cannot find the mapframe executable; build it with `swift build --build-tests`. Looked in:\n"
-            + candidates.map(\.path).joined(separator: "\n"))
-    }
-    return found
-}
 
 /// A scratch directory, removed by `remove()`.
 struct ScratchDirectory {
@@ -112,7 +95,7 @@ final class MapframeServer {
 
     init(cacheDirectory: String, in scratch: ScratchDirectory) async throws {
         child = try Child(
-            try mapframeExecutable(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], name: "serve", in: scratch
+            try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], name: "serve", in: scratch
         )
         let deadline = ContinuousClock.now + .seconds(60)
         while true {

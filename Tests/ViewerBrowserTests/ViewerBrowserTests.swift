@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import Testing
 
@@ -34,7 +35,7 @@ struct ViewerBrowserTests {
 
         let cache = scratch.path("cache")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let fixtures = try Child(try mapframeExecutable(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], name: "fixtures", in: scratch)
+        let fixtures = try Child(try MapframeExecutable.url(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], name: "fixtures", in: scratch)
         #expect(await fixtures.waitForExit(timeout: .seconds(120)))
         try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures.errorTail)")
 
@@ -78,7 +79,7 @@ struct ViewerBrowserTests {
 
     /// Copies the screenshot to `.build/viewer-browser/viewer.png`, to look at after a run.
     private func keepForInspection(_ data: Data) {
-        let directory = packageRoot.appendingPathComponent(".build/viewer-browser")
+        let directory = MapframeExecutable.packageRoot.appendingPathComponent(".build/viewer-browser")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? data.write(to: directory.appendingPathComponent("viewer.png"))
     }
