@@ -68,7 +68,7 @@ final class BlockingPool<WorkerState>: @unchecked Sendable {
                 return
             case .none:
                 wakeUp.lock()
-                if state.withLock({ $0.jobs.isEmpty && !$0.stopping }) { wakeUp.wait(until: Date().addingTimeInterval(1)) }
+                if state.withLock({ $0.jobs.isEmpty && !$0.stopping }) { _ = wakeUp.wait(until: Date().addingTimeInterval(1)) }
                 wakeUp.unlock()
             }
         }

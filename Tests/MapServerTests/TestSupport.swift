@@ -348,8 +348,8 @@ final class ServerProcess: @unchecked Sendable {
         process.arguments = ["serve", "--port", "0"] + arguments
         process.environment = childEnvironment()
         let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
-        FileManager.default.createFile(atPath: stdout, contents: nil)
-        FileManager.default.createFile(atPath: stderr, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
         try process.run()
