@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import TileStore
 
 /// An image ready to send, with what the HTTP caching headers need.
 struct EncodedImage: Sendable {
@@ -31,5 +33,28 @@ struct EncodedImage: Sendable {
             }
         }
         return "\"\(String(hash, radix: 16))-\(String(data.count, radix: 16))\""
+    }
+}
+
+extension EncodedImage {
+    /// Marks a grey stand-in tile.
+    static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
+
+    /// The status and headers for this image: PNG with its strong ETag, Cache-Control from its
+    /// freshness (`no-store` for placeholders), Last-Modified and CORS; 304 when one of the
+    /// request's `If-None-Match` values matches. Both the router and the cached-tile fast path
+    /// answer with these, so the two never differ.
+    func responseHead(ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields) {
+        var headers: HTTPFields = [.contentType: "image/png", .eTag: etag]
+        headers[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
+        if let lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
+        if isPlaceholder { headers[EncodedImage.placeholderHeader] = "true" }
+        headers[.accessControlAllowOrigin] = "*"
+        let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if !isPlaceholder, tags.contains(etag) || tags.contains("*") {
+            return (.notModified, headers)
+        }
+        headers[.contentLength] = String(body.readableBytes)
+        return (.ok, headers)
     }
 }

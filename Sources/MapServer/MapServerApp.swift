@@ -16,6 +16,7 @@ public final class MapServerApp: Sendable {
     let tiles: TileService
     let routes: RouteStore
     private let viewer: ViewerAssets
+    private let requestCounters = RequestCounters()
 
     public init(configuration: MapServerConfiguration) throws {
         // Before any metric is made, or it would go to the no-op default and never be seen.
@@ -40,8 +41,10 @@ public final class MapServerApp: Sendable {
         var logger = Logger(label: "mapframe")
         logger.logLevel = .warning
         let flusher = PeriodicFlush(tiles: tiles)
+        let (tiles, counters) = (tiles, requestCounters)
         let app = Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [CachedTileFastPath(tiles: tiles, counters: counters)])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "MapFrame"),
             services: [flusher],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
@@ -55,7 +58,7 @@ public final class MapServerApp: Sendable {
         // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
         let router = Router(options: .autoGenerateHeadEndpoints)
         // Metrics see the final status, after errors have become JSON answers.
-        router.add(middleware: RequestCountingMiddleware())
+        router.add(middleware: RequestCountingMiddleware(counters: requestCounters))
         router.add(middleware: ResponseHeadersMiddleware())
 
         router.get("/") { _, _ in self.viewer.page() }
@@ -191,24 +194,12 @@ public final class MapServerApp: Sendable {
 
     private func routeURL(_ id: String, _ request: Request) -> String { baseURL(request) + "/routes/\(id)" }
 
-    /// PNG with a strong ETag, Cache-Control from the tile's freshness, Last-Modified, and 304
-    /// for a matching If-None-Match. Placeholders are marked and never cached by clients.
+    /// The image as an answer (see `EncodedImage.responseHead`).
     private func imageResponse(_ image: EncodedImage, request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: "image/png", .eTag: image.etag]
-        headers[.cacheControl] = image.maxAge > 0 ? "public, max-age=\(image.maxAge)" : "no-store"
-        if let lastModified = image.lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
-        if image.isPlaceholder { headers[MapServerApp.placeholderHeader] = "true" }
-        let ifNoneMatch = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        if !image.isPlaceholder, ifNoneMatch.contains(image.etag) || ifNoneMatch.contains("*") {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentLength] = String(image.body.readableBytes)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: image.body))
+        let (status, headers) = image.responseHead(ifNoneMatch: request.headers[values: .ifNoneMatch])
+        guard status == .ok else { return Response(status: status, headers: headers) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: image.body))
     }
-
-    /// Marks a grey stand-in tile.
-    static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
 
     private func metrics() -> Response {
         var text: [UInt8] = []

@@ -8,7 +8,7 @@ import Synchronization
 /// about 40% of the throughput of cached tiles (measured with wrk); counting alone is cheap
 /// because each counter is made once and then only incremented.
 struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
-    let counters = RequestCounters()
+    let counters: RequestCounters
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)

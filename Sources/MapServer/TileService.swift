@@ -53,6 +53,15 @@ final class TileService: Sendable {
 
     // MARK: - Base tiles
 
+    /// A base tile held in memory and still fresh, without touching anything else; nil otherwise.
+    /// Safe to call on an event loop.
+    func memoryHit(style: String, z: Int, x: Int, y: Int) -> EncodedImage? {
+        let key = EncodedKey(style: style, tile: TileID(z: z, x: x, y: y), retina: false, routeID: nil)
+        guard let entry = encodedTiles.value(for: key), entry.expiresAt > Date() else { return nil }
+        metrics.count(.hit)
+        return entry.image
+    }
+
     /// A base tile as the source serves it, through memory, the cache and the upstream.
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)

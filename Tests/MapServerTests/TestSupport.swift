@@ -109,6 +109,31 @@ enum HTTP {
         return try parse(raw, method: method)
     }
 
+    /// Sends several GET requests back to back on one kept-alive connection (the last one asks to
+    /// close it) and splits what comes back into one reply per request, in the order received.
+    /// Every reply must carry a Content-Length (or be a 304).
+    static func pipelined(_ paths: [String], port: Int) async throws -> [HTTPReply] {
+        var text = ""
+        for (index, path) in paths.enumerated() {
+            text += "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            if index == paths.count - 1 { text += "Connection: close\r\n" }
+            text += "\r\n"
+        }
+        let request = Data(text.utf8)
+        var raw = try await onThread { try exchange(port: port, request: request) }[...]
+        var replies: [HTTPReply] = []
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        while let headEnd = raw.firstRange(of: separator) {
+            let head = try parse(Array(raw[..<headEnd.upperBound]), method: "HEAD")
+            let length = head.status == 304 ? 0 : Int(head.header("Content-Length") ?? "") ?? 0
+            let bodyEnd = headEnd.upperBound + length
+            guard bodyEnd <= raw.endIndex else { throw TestSetupError(description: "truncated pipelined reply") }
+            replies.append(HTTPReply(status: head.status, headers: head.headers, body: Data(raw[headEnd.upperBound..<bodyEnd])))
+            raw = raw[bodyEnd...]
+        }
+        return replies
+    }
+
     /// Whether something accepts connections on 127.0.0.1:`port`.
     static func isListening(port: Int) -> Bool {
         guard let socket = try? connectedSocket(port: port) else { return false }

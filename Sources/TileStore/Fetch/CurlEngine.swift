@@ -42,7 +42,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Starts a transfer; `completion` gets the response or the transport failure.
-    func perform(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    func perform(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, TransportError>) -> Void) {
         let transfer = CurlTransfer(request: request, limits: limits, completion: completion)
         let accepted = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
@@ -109,7 +109,7 @@ final class CurlEngine: @unchecked Sendable {
 /// One transfer's easy handle and the bytes it has received.
 final class CurlTransfer: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
-    private let completion: @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    private let completion: @Sendable (Result<UpstreamResponse, TransportError>) -> Void
     private let maxBodyBytes: Int
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var body = Data()
@@ -117,7 +117,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var bodyTooLarge = false
     private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
-    init(request: HTTPRequest, limits: CurlEngine.Limits, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    init(request: UpstreamRequest, limits: CurlEngine.Limits, completion: @escaping @Sendable (Result<UpstreamResponse, TransportError>) -> Void) {
         handle = curl_easy_init()!
         self.completion = completion
         maxBodyBytes = limits.maxBodyBytes
@@ -170,7 +170,7 @@ final class CurlTransfer: @unchecked Sendable {
         if code == CURLE_OK {
             var status = 0
             mf_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            finish(.success(HTTPResponse(status: status, headers: headers, body: body)))
+            finish(.success(UpstreamResponse(status: status, headers: headers, body: body)))
             return
         }
         let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -184,7 +184,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    func finish(_ result: Result<HTTPResponse, TransportError>) {
+    func finish(_ result: Result<UpstreamResponse, TransportError>) {
         completion(result)
     }
 }

@@ -67,7 +67,7 @@ public final class TileFetcher: Sendable {
         var headers: [String] = ["Accept: image/png,image/*;q=0.8"]
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
-        let request = HTTPRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
+        let request = UpstreamRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
         attempt(request, url: url, number: 1, clock: clock, completion: completion)
     }
 
@@ -83,7 +83,7 @@ public final class TileFetcher: Sendable {
         return box.outcome!
     }
 
-    private func attempt(_ request: HTTPRequest, url: TileURL, number: Int, clock: @escaping @Sendable () -> Date,
+    private func attempt(_ request: UpstreamRequest, url: TileURL, number: Int, clock: @escaping @Sendable () -> Date,
                          completion: @escaping @Sendable (FetchOutcome) -> Void) {
         engine.perform(request) { [self] result in
             // Decoding and storing happen off the transfer thread, which keeps the network moving.
@@ -94,7 +94,7 @@ public final class TileFetcher: Sendable {
     }
 
     /// Turns one attempt's result into the outcome, or schedules the next attempt.
-    private func settle(_ result: Result<HTTPResponse, TransportError>, request: HTTPRequest, url: TileURL, number: Int,
+    private func settle(_ result: Result<UpstreamResponse, TransportError>, request: UpstreamRequest, url: TileURL, number: Int,
                         clock: @escaping @Sendable () -> Date, completion: @escaping @Sendable (FetchOutcome) -> Void) {
         let now = clock()
         switch classify(result, url: url, now: now) {
@@ -122,8 +122,8 @@ public final class TileFetcher: Sendable {
         case retry(String, after: Duration?)
     }
 
-    private func classify(_ result: Result<HTTPResponse, TransportError>, url: TileURL, now: Date) -> Verdict {
-        let response: HTTPResponse
+    private func classify(_ result: Result<UpstreamResponse, TransportError>, url: TileURL, now: Date) -> Verdict {
+        let response: UpstreamResponse
         switch result {
         case .failure(.bodyTooLarge(let limit)):
             return .done(.failed("\(url.redacted): body larger than \(limit) bytes"))
@@ -151,7 +151,7 @@ public final class TileFetcher: Sendable {
 
     /// A 200 is stored only if it is an image that decodes: never an HTML error page, a
     /// truncated body or a corrupt image.
-    private func validate(_ response: HTTPResponse, url: TileURL, now: Date) -> FetchOutcome {
+    private func validate(_ response: UpstreamResponse, url: TileURL, now: Date) -> FetchOutcome {
         let contentType = response.headers["content-type"]?.lowercased() ?? ""
         guard contentType.hasPrefix("image/") else {
             return .failed("\(url.redacted): answered \(contentType.isEmpty ? "no content type" : contentType), not an image")

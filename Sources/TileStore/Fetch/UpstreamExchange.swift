@@ -1,7 +1,7 @@
 import Foundation
 
 /// One upstream GET.
-public struct HTTPRequest: Sendable {
+public struct UpstreamRequest: Sendable {
     public var url: String
     /// Extra request headers as "Name: value" lines.
     public var headers: [String]
@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// The upstream's answer.
-public struct HTTPResponse: Sendable {
+public struct UpstreamResponse: Sendable {
     public var status: Int
     /// Header values by lower-cased name (the last one wins).
     public var headers: [String: String]

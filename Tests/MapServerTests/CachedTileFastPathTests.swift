@@ -1,0 +1,62 @@
+import Foundation
+import MapGeometry
+import Testing
+
+/// Base tiles already in memory are answered on the event loop, before the router. These tests
+/// keep connections alive, which is the only way such answers are given.
+@Suite struct CachedTileFastPathTests {
+    let tile = TileID(z: 16, x: 32793, y: 21585)
+
+    /// The headers that must agree between two answers for the same tile (Date moves on).
+    func comparable(_ reply: HTTPReply) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in reply.headers where name.lowercased() != "date" { headers[name.lowercased()] = value }
+        return headers
+    }
+
+    @Test func answersFromMemoryExactlyAsTheRouterDoes() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let path = Fixtures.tilePath(tile)
+            let first = try await server.get(path)
+            #expect(first.status == 200)
+            // The first of these is answered from memory; the second asks to close, so the router answers it.
+            let replies = try await HTTP.pipelined([path, path], port: server.port)
+            #expect(replies.count == 2)
+            for reply in replies {
+                #expect(reply.status == 200)
+                #expect(reply.body == first.body)
+                #expect(comparable(reply) == comparable(first))
+                #expect(reply.header("Date") != nil)
+            }
+        }
+    }
+
+    @Test func answersNotModifiedAndHeadFromMemory() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let path = Fixtures.tilePath(tile)
+            let first = try await server.get(path)
+            let etag = try #require(first.header("ETag"))
+            let conditional = try await HTTP.send("GET", path, port: server.port, headers: [("If-None-Match", etag)])
+            #expect(conditional.status == 304)
+            let head = try await server.head(path)
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(first.body.count))
+        }
+    }
+
+    /// A slow answer from the router must not be overtaken by a quick one from memory.
+    @Test func keepsAnswersInRequestOrder() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let tilePath = Fixtures.tilePath(tile)
+            let tileReply = try await server.get(tilePath)
+            let framePath = "/frame.png?lat=52.2072&lon=0.1412&zoom=16&width=1200&height=1200"
+            let replies = try await HTTP.pipelined([framePath, tilePath, "/healthz"], port: server.port)
+            #expect(replies.count == 3)
+            guard replies.count == 3 else { return }
+            #expect(replies[0].status == 200 && replies[0].body.count != tileReply.body.count)
+            #expect(try replies[0].image().width == 1200)
+            #expect(replies[1].body == tileReply.body)
+            #expect(replies[2].header("Content-Type") == "application/json")
+        }
+    }
+}
