@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Metrics
 import NIOCore
 import NIOHTTPTypes
 import TileStore
@@ -26,6 +27,13 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the rest of the current request's parts are dropped, because it was answered here.
     private var answeredHere = false
     private var date = HTTPDateCache()
+    /// This connection's request counters by method and status, so that counting costs no lock.
+    private var requestCounters: [HTTPAnswerKind: Counter] = [:]
+
+    private struct HTTPAnswerKind: Hashable {
+        let method: HTTPRequest.Method
+        let status: Int
+    }
 
     init(tiles: TileService, counters: RequestCounters) {
         self.tiles = tiles
@@ -57,14 +65,11 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The tile in memory for `GET /tiles/{style}/{z}/{x}/{y}.png`, if it is one and is held.
     private func cachedTile(for request: HTTPRequest) -> EncodedImage? {
-        guard request.method == .get || request.method == .head, let path = request.path, !path.contains("?") else { return nil }
+        guard request.method == .get || request.method == .head, let path = request.path,
+              let address = BaseTilePath(path) else { return nil }
         // Closing the connection after the answer is the router's job.
         if request.headerFields[.connection]?.lowercased().contains("close") == true { return nil }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0].isEmpty, parts[1] == "tiles", parts[5].hasSuffix(".png"), !parts[5].hasSuffix("@2x.png"),
-              let z = Int(parts[3]), let x = Int(parts[4]), let y = Int(parts[5].dropLast(4))
-        else { return nil }
-        return tiles.memoryHit(style: String(parts[2]), z: z, x: x, y: y)
+        return tiles.memoryHit(style: address.style, z: address.z, x: address.x, y: address.y)
     }
 
     private func answer(_ request: HTTPRequest, with image: EncodedImage, context: ChannelHandlerContext) {
@@ -76,7 +81,44 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(image.body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        counters.count(endpoint: Self.endpoint, method: request.method, status: status)
+        let kind = HTTPAnswerKind(method: request.method, status: status.code)
+        if requestCounters[kind] == nil {
+            requestCounters[kind] = counters.counter(endpoint: Self.endpoint, method: request.method, status: status)
+        }
+        requestCounters[kind]?.increment()
+    }
+}
+
+/// `/tiles/{style}/{z}/{x}/{y}.png` read in one pass over the bytes; anything else (a query,
+/// `@2x`, a sign, extra segments) is nil, and the router deals with it.
+struct BaseTilePath {
+    let style: String
+    let z: Int, x: Int, y: Int
+
+    init?(_ path: String) {
+        var bytes = path.utf8[...]
+        guard bytes.starts(with: "/tiles/".utf8) else { return nil }
+        bytes = bytes.dropFirst(7)
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > bytes.startIndex else { return nil }
+        guard let style = String(bytes[..<slash]) else { return nil }
+        bytes = bytes[bytes.index(after: slash)...]
+        var numbers: [Int] = []
+        while numbers.count < 3 {
+            var value = 0, digits = 0
+            while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 10 {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                bytes = bytes.dropFirst()
+            }
+            guard digits > 0 else { return nil }
+            numbers.append(value)
+            let separator = numbers.count < 3 ? "/" : ".png"
+            guard bytes.starts(with: separator.utf8) else { return nil }
+            bytes = bytes.dropFirst(separator.utf8.count)
+        }
+        guard bytes.isEmpty else { return nil }
+        self.style = style
+        (z, x, y) = (numbers[0], numbers[1], numbers[2])
     }
 }
 

@@ -14,6 +14,8 @@ struct EncodedImage: Sendable {
     let lastModified: Date?
     /// A grey stand-in for a tile that could not be had.
     let isPlaceholder: Bool
+    /// The headers of a 200 answer, made once: every answer for this image shares them.
+    private(set) var headers: HTTPFields = [:]
 
     init(data: Data, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
         body = ByteBuffer(bytes: data)
@@ -21,6 +23,7 @@ struct EncodedImage: Sendable {
         self.maxAge = maxAge
         self.lastModified = lastModified
         self.isPlaceholder = isPlaceholder
+        headers = makeHeaders()
     }
 
     /// A quoted 64-bit FNV-1a hash of the bytes, with the length.
@@ -40,21 +43,27 @@ extension EncodedImage {
     /// Marks a grey stand-in tile.
     static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
 
-    /// The status and headers for this image: PNG with its strong ETag, Cache-Control from its
-    /// freshness (`no-store` for placeholders), Last-Modified and CORS; 304 when one of the
-    /// request's `If-None-Match` values matches. Both the router and the cached-tile fast path
-    /// answer with these, so the two never differ.
-    func responseHead(ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields) {
+    /// PNG with its strong ETag, Cache-Control from its freshness (`no-store` for placeholders),
+    /// Last-Modified, CORS and the length.
+    private func makeHeaders() -> HTTPFields {
         var headers: HTTPFields = [.contentType: "image/png", .eTag: etag]
         headers[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
         if let lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
         if isPlaceholder { headers[EncodedImage.placeholderHeader] = "true" }
         headers[.accessControlAllowOrigin] = "*"
-        let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        if !isPlaceholder, tags.contains(etag) || tags.contains("*") {
-            return (.notModified, headers)
-        }
         headers[.contentLength] = String(body.readableBytes)
-        return (.ok, headers)
+        return headers
+    }
+
+    /// The status and headers of an answer with this image: 200 with `headers`, or 304 (without
+    /// the length) when one of the request's `If-None-Match` values matches. Both the router and
+    /// the cached-tile fast path answer with these, so the two never differ.
+    func responseHead(ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields) {
+        guard !isPlaceholder, !ifNoneMatch.isEmpty else { return (.ok, headers) }
+        let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard tags.contains(etag) || tags.contains("*") else { return (.ok, headers) }
+        var notModified = headers
+        notModified[.contentLength] = nil
+        return (.notModified, notModified)
     }
 }

@@ -28,8 +28,13 @@ final class RequestCounters: Sendable {
     private let counters = Mutex<[Key: Counter]>([:])
 
     func count(endpoint: String, method: HTTPRequest.Method, status: HTTPResponse.Status) {
+        counter(endpoint: endpoint, method: method, status: status).increment()
+    }
+
+    /// The counter for one endpoint, method and status, made on first use.
+    func counter(endpoint: String, method: HTTPRequest.Method, status: HTTPResponse.Status) -> Counter {
         let key = Key(endpoint: endpoint, method: method, status: status.code)
-        let counter = counters.withLock { counters in
+        return counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = Counter(label: "mapframe_http_requests_total", dimensions: [
                 ("endpoint", endpoint), ("method", method.rawValue), ("status", String(status.code)),
@@ -37,6 +42,5 @@ final class RequestCounters: Sendable {
             counters[key] = counter
             return counter
         }
-        counter.increment()
     }
 }
