@@ -22,8 +22,7 @@ public final class FrameRenderer {
 
     /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
     public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
-        let overlays = overlayPainters(for: scene, source: source)
-        return FrameGeometry(camera: camera(for: scene, overlays: overlays, zoomRange: source.zoomRange), viewport: scene.mapPanelViewport)
+        FrameGeometry(camera: camera(for: scene, source: source), viewport: scene.mapPanelViewport)
     }
 
     /// The tiles `scene` needs.
@@ -69,14 +68,15 @@ public final class FrameRenderer {
     }
 
     /// The camera a scene asks for; a fitted camera shows every overlay's fit items.
-    static func camera(for scene: Scene, overlays: [OverlayPainter], zoomRange: ZoomRange) -> Camera {
+    /// Only a fitted camera needs the overlays, to learn what they cover.
+    static func camera(for scene: Scene, source: TileSource) -> Camera {
         switch scene.camera {
         case .fixed(let camera):
             return camera
         case .fitAll(let padding):
-            let items = overlays.flatMap(\.fitItems)
+            let items = overlayPainters(for: scene, source: source).flatMap(\.fitItems)
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
-            return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: zoomRange)
+            return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: source.zoomRange)
                 ?? Camera(center: Coordinate(latitude: 51.40, longitude: 0), zoom: 6)
         }
     }

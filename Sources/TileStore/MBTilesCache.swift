@@ -8,6 +8,7 @@ public final class MBTilesCache {
     public let path: String
     let connection: SQLiteConnection
     private let selectTile: SQLiteStatement
+    private let containsTileQuery: SQLiteStatement
     private lazy var insertTile: SQLiteStatement? = try? connection.prepare(
         "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)"
     )
@@ -73,6 +74,9 @@ public final class MBTilesCache {
         selectTile = try connection.prepare(
             "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?"
         )
+        containsTileQuery = try connection.prepare(
+            "SELECT 1 FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?"
+        )
     }
 
     private static func reason(_ error: CacheError) -> String {
@@ -88,6 +92,16 @@ public final class MBTilesCache {
         selectTile.bind(tile.tmsRow, at: 3)
         defer { selectTile.reset() }
         return try selectTile.step() ? selectTile.data(at: 0) : nil
+    }
+
+    /// Whether a tile is stored, without reading its bytes.
+    public func containsTile(_ tile: TileID) throws(CacheError) -> Bool {
+        containsTileQuery.reset()
+        containsTileQuery.bind(tile.z, at: 1)
+        containsTileQuery.bind(tile.x, at: 2)
+        containsTileQuery.bind(tile.tmsRow, at: 3)
+        defer { containsTileQuery.reset() }
+        return try containsTileQuery.step()
     }
 
     /// Stores a tile's bytes, replacing any earlier ones.

@@ -161,7 +161,7 @@ public final class TileStore: @unchecked Sendable {
         let local: (held: Bool, freshness: TileFreshness?, knownMissing: Bool)
         do {
             local = try withCache { cache throws(CacheError) in
-                let held = try cache.tileData(for: id) != nil
+                let held = try cache.containsTile(id)
                 return (held, try cache.freshness(for: id), held ? false : try cache.isKnownMissing(id, at: now))
             }
         } catch {
@@ -203,7 +203,7 @@ public final class TileStore: @unchecked Sendable {
         let now = clock()
         return (try? withCache { cache throws(CacheError) in
             var count = 0
-            for id in ids where try cache.tileData(for: id) != nil {
+            for id in ids where try cache.containsTile(id) {
                 if try cache.freshness(for: id).map({ $0.isFresh(at: now) }) ?? true { count += 1 }
             }
             return count
