@@ -2,37 +2,46 @@ import Foundation
 import HTTPTypes
 import Metrics
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import TileStore
 
 /// Answers `GET` and `HEAD` for base tiles already held in memory right on the event loop,
 /// before Hummingbird's router; every other request passes through untouched.
 ///
-/// The router costs about three times nginx's whole request for a tile that is only a memory
-/// lookup (measured with wrk); this handler keeps that case to a lookup and a write. It answers
-/// only while no request it passed on is still waiting for its response, so answers on one
-/// connection never overtake each other.
+/// It sits next to NIO's HTTP/1 codec (see `TileServerChannel`) and writes each answer as bytes
+/// prepared with the tile, straight to the socket past the response encoder: the router, the
+/// conversion to Swift HTTP Types and the encoder cost several times nginx's whole request for
+/// what is a memory lookup and a write (measured with wrk and perf).
+///
+/// Two rules keep the connection's answers intact:
+/// - it answers only while every request it passed on has had its whole answer, so answers never
+///   overtake each other;
+/// - answers to HEAD requests it passed on lose their body here. The encoder cannot do that
+///   itself, because it is not told which requests were HEAD: telling it would also queue the
+///   requests answered here, whose answers it never sees.
 final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     static let endpoint = "/tiles/{style}/{z}/{x}/{y}"
 
     private let tiles: TileService
     private let counters: RequestCounters
-    /// Requests passed on to the router whose responses have not ended yet.
-    private var passedOn = 0
+    /// The response encoder's context: bytes written through it go to the socket as they are.
+    private var socketSide: ChannelHandlerContext?
+    /// The requests passed on whose answers have not ended, oldest first: whether each is a HEAD.
+    private var passedOn = CircularBuffer<Bool>()
     /// Whether the rest of the current request's parts are dropped, because it was answered here.
     private var answeredHere = false
-    private var date = HTTPDateCache()
+    private var dateLine = DateHeaderLine()
     /// This connection's request counters by method and status, so that counting costs no lock.
     private var requestCounters: [HTTPAnswerKind: Counter] = [:]
 
     private struct HTTPAnswerKind: Hashable {
-        let method: HTTPRequest.Method
-        let status: Int
+        let isHead: Bool
+        let notModified: Bool
     }
 
     init(tiles: TileService, counters: RequestCounters) {
@@ -40,16 +49,24 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         self.counters = counters
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        socketSide = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        socketSide = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn == 0, let image = cachedTile(for: request) {
+            if passedOn.isEmpty, let socketSide, let image = cachedTile(for: request) {
                 answeredHere = true
-                answer(request, with: image, context: context)
+                answer(request, with: image, through: socketSide)
                 return
             }
             answeredHere = false
-            passedOn += 1
+            passedOn.append(request.method == .HEAD)
             context.fireChannelRead(data)
         case .body:
             if !answeredHere { context.fireChannelRead(data) }
@@ -59,31 +76,43 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
-        context.write(data, promise: promise)
+        let answersHead = passedOn.first ?? false
+        switch unwrapOutboundIn(data) {
+        case .head:
+            context.write(data, promise: promise)
+        case .body:
+            if answersHead { promise?.succeed(()) } else { context.write(data, promise: promise) }
+        case .end:
+            _ = passedOn.popFirst()
+            // The end of a chunked answer is a body part too (the last chunk), so HEAD's is dropped.
+            if answersHead { promise?.succeed(()) } else { context.write(data, promise: promise) }
+        }
     }
 
     /// The tile in memory for `GET /tiles/{style}/{z}/{x}/{y}.png`, if it is one and is held.
-    private func cachedTile(for request: HTTPRequest) -> EncodedImage? {
-        guard request.method == .get || request.method == .head, let path = request.path,
-              let address = BaseTilePath(path) else { return nil }
-        // Closing the connection after the answer is the router's job.
-        if request.headerFields[.connection]?.lowercased().contains("close") == true { return nil }
+    private func cachedTile(for request: HTTPRequestHead) -> EncodedImage? {
+        guard request.method == .GET || request.method == .HEAD, let address = BaseTilePath(request.uri) else { return nil }
+        // HTTP/1.0, and closing the connection after the answer, are the router's job.
+        guard request.version == .http1_1, request.isKeepAlive else { return nil }
         return tiles.memoryHit(style: address.style, z: address.z, x: address.x, y: address.y)
     }
 
-    private func answer(_ request: HTTPRequest, with image: EncodedImage, context: ChannelHandlerContext) {
-        var (status, headers) = image.responseHead(ifNoneMatch: request.headerFields[values: .ifNoneMatch])
-        headers[.date] = date.now()
-        headers[.server] = "MapFrame"
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
-        if status == .ok, request.method == .get {
-            context.write(wrapOutboundOut(.body(image.body)), promise: nil)
+    private func answer(_ request: HTTPRequestHead, with image: EncodedImage, through socketSide: ChannelHandlerContext) {
+        let notModified = image.isNotModified(ifNoneMatch: request.headers["If-None-Match"])
+        socketSide.write(NIOAny(IOData.byteBuffer(notModified ? image.http1NotModifiedHead : image.http1Head)), promise: nil)
+        socketSide.write(NIOAny(IOData.byteBuffer(dateLine.now())), promise: nil)
+        if !notModified, request.method == .GET {
+            socketSide.write(NIOAny(IOData.byteBuffer(image.body)), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let kind = HTTPAnswerKind(method: request.method, status: status.code)
+        socketSide.flush()
+        count(HTTPAnswerKind(isHead: request.method == .HEAD, notModified: notModified))
+    }
+
+    private func count(_ kind: HTTPAnswerKind) {
         if requestCounters[kind] == nil {
-            requestCounters[kind] = counters.counter(endpoint: Self.endpoint, method: request.method, status: status)
+            requestCounters[kind] = counters.counter(
+                endpoint: Self.endpoint, method: kind.isHead ? .head : .get, status: kind.notModified ? .notModified : .ok
+            )
         }
         requestCounters[kind]?.increment()
     }
@@ -122,17 +151,18 @@ struct BaseTilePath {
     }
 }
 
-/// The `Date` header's text, formatted at most once a second.
-struct HTTPDateCache {
+/// The `Date` header line and the blank line that ends a response head, made at most once a
+/// second.
+struct DateHeaderLine {
     private var second = 0
-    private var text = ""
+    private var line = ByteBuffer()
 
-    mutating func now() -> String {
+    mutating func now() -> ByteBuffer {
         let current = Int(Date().timeIntervalSince1970)
         if current != second {
             second = current
-            text = HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(current)))
+            line = ByteBuffer(string: "Date: \(HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(current))))\r\n\r\n")
         }
-        return text
+        return line
     }
 }

@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import TileStore
 
-/// An image ready to send, with what the HTTP caching headers need.
-struct EncodedImage: Sendable {
+/// An image ready to send, with what the HTTP caching headers need. A class, so that handing one
+/// out of the memory cache costs a single reference count.
+final class EncodedImage: Sendable {
     /// The PNG bytes as the response body; built once, shared by every answer without copying.
     let body: ByteBuffer
     /// A strong validator: a hash of the bytes.
@@ -15,7 +16,12 @@ struct EncodedImage: Sendable {
     /// A grey stand-in for a tile that could not be had.
     let isPlaceholder: Bool
     /// The headers of a 200 answer, made once: every answer for this image shares them.
-    private(set) var headers: HTTPFields = [:]
+    let headers: HTTPFields
+    /// The status line and these headers as HTTP/1.1 bytes, for the cached-tile fast path, which
+    /// adds only the `Date` line and the blank line.
+    let http1Head: ByteBuffer
+    /// `http1Head` for a 304 answer: without the length.
+    let http1NotModifiedHead: ByteBuffer
 
     init(data: Data, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
         body = ByteBuffer(bytes: data)
@@ -23,7 +29,25 @@ struct EncodedImage: Sendable {
         self.maxAge = maxAge
         self.lastModified = lastModified
         self.isPlaceholder = isPlaceholder
-        headers = makeHeaders()
+        var fields: HTTPFields = [.contentType: "image/png", .eTag: etag]
+        fields[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
+        if let lastModified { fields[.lastModified] = HTTPDate.format(lastModified) }
+        if isPlaceholder { fields[EncodedImage.placeholderHeader] = "true" }
+        fields[.accessControlAllowOrigin] = "*"
+        fields[.contentLength] = String(body.readableBytes)
+        headers = fields
+        http1Head = EncodedImage.http1Head(status: .ok, fields: fields)
+        fields[.contentLength] = nil
+        http1NotModifiedHead = EncodedImage.http1Head(status: .notModified, fields: fields)
+    }
+
+    /// "HTTP/1.1 200 OK" and one line per field, each ending in CRLF. Hummingbird adds `Server`
+    /// to the router's answers, so this says the same.
+    private static func http1Head(status: HTTPResponse.Status, fields: HTTPFields) -> ByteBuffer {
+        var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        text += "Server: MapFrame\r\n"
+        return ByteBuffer(string: text)
     }
 
     /// A quoted 64-bit FNV-1a hash of the bytes, with the length.
@@ -43,25 +67,18 @@ extension EncodedImage {
     /// Marks a grey stand-in tile.
     static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
 
-    /// PNG with its strong ETag, Cache-Control from its freshness (`no-store` for placeholders),
-    /// Last-Modified, CORS and the length.
-    private func makeHeaders() -> HTTPFields {
-        var headers: HTTPFields = [.contentType: "image/png", .eTag: etag]
-        headers[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
-        if let lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
-        if isPlaceholder { headers[EncodedImage.placeholderHeader] = "true" }
-        headers[.accessControlAllowOrigin] = "*"
-        headers[.contentLength] = String(body.readableBytes)
-        return headers
+    /// Whether a request's `If-None-Match` values name this image, so that 304 is the answer.
+    /// A placeholder never matches: the client should not keep it.
+    func isNotModified(ifNoneMatch: [String]) -> Bool {
+        guard !isPlaceholder, !ifNoneMatch.isEmpty else { return false }
+        let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains(etag) || tags.contains("*")
     }
 
-    /// The status and headers of an answer with this image: 200 with `headers`, or 304 (without
-    /// the length) when one of the request's `If-None-Match` values matches. Both the router and
-    /// the cached-tile fast path answer with these, so the two never differ.
+    /// The status and headers of the router's answer with this image: 200 with `headers`, or 304
+    /// without the length (see `isNotModified`). The fast path decides the same way.
     func responseHead(ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields) {
-        guard !isPlaceholder, !ifNoneMatch.isEmpty else { return (.ok, headers) }
-        let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        guard tags.contains(etag) || tags.contains("*") else { return (.ok, headers) }
+        guard isNotModified(ifNoneMatch: ifNoneMatch) else { return (.ok, headers) }
         var notModified = headers
         notModified[.contentLength] = nil
         return (.notModified, notModified)

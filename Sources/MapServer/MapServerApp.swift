@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import MapGeometry
 import MapRender
@@ -44,7 +45,9 @@ public final class MapServerApp: Sendable {
         let (tiles, counters) = (tiles, requestCounters)
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [CachedTileFastPath(tiles: tiles, counters: counters)])),
+            server: HTTPServerBuilder { responder in
+                TileServerChannel(responder: responder) { CachedTileFastPath(tiles: tiles, counters: counters) }
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "MapFrame"),
             services: [flusher],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },

@@ -44,6 +44,25 @@ import Testing
         }
     }
 
+    /// HEAD answers carry no body whether memory or the router gives them, so the answers after
+    /// them on the same connection stay intact.
+    @Test func headAnswersKeepTheConnectionFramed() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let path = Fixtures.tilePath(tile)
+            let first = try await server.get(path)
+            // From memory, the router, the router's 404 for a tile, the 404 for no endpoint at all.
+            let replies = try await HTTP.pipelined([
+                ("HEAD", path), ("GET", "/healthz"), ("HEAD", "/tiles/nowhere/1/1/1.png"), ("HEAD", "/no/such/page"),
+                ("HEAD", "/healthz"), ("GET", path),
+            ], port: server.port)
+            #expect(replies.map(\.status) == [200, 200, 404, 404, 200, 200])
+            guard replies.count == 6 else { return }
+            #expect(replies[0].header("Content-Length") == String(first.body.count))
+            #expect(replies[1].header("Content-Type") == "application/json")
+            #expect(replies[5].body == first.body)
+        }
+    }
+
     /// A slow answer from the router must not be overtaken by a quick one from memory.
     @Test func keepsAnswersInRequestOrder() async throws {
         try await TestServer.with(fixtures: true) { server in

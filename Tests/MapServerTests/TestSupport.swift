@@ -111,12 +111,17 @@ enum HTTP {
 
     /// Sends several GET requests back to back on one kept-alive connection (the last one asks to
     /// close it) and splits what comes back into one reply per request, in the order received.
-    /// Every reply must carry a Content-Length (or be a 304).
     static func pipelined(_ paths: [String], port: Int) async throws -> [HTTPReply] {
+        try await pipelined(paths.map { ("GET", $0) }, port: port)
+    }
+
+    /// `pipelined` with a method for each request. Every reply must carry a Content-Length, or be
+    /// a 304 or the answer to a HEAD, which have no body.
+    static func pipelined(_ requests: [(method: String, path: String)], port: Int) async throws -> [HTTPReply] {
         var text = ""
-        for (index, path) in paths.enumerated() {
-            text += "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-            if index == paths.count - 1 { text += "Connection: close\r\n" }
+        for (index, request) in requests.enumerated() {
+            text += "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            if index == requests.count - 1 { text += "Connection: close\r\n" }
             text += "\r\n"
         }
         let request = Data(text.utf8)
@@ -125,12 +130,14 @@ enum HTTP {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         while let headEnd = raw.firstRange(of: separator) {
             let head = try parse(Array(raw[..<headEnd.upperBound]), method: "HEAD")
-            let length = head.status == 304 ? 0 : Int(head.header("Content-Length") ?? "") ?? 0
+            let hasBody = head.status != 304 && replies.count < requests.count && requests[replies.count].method != "HEAD"
+            let length = hasBody ? Int(head.header("Content-Length") ?? "") ?? 0 : 0
             let bodyEnd = headEnd.upperBound + length
             guard bodyEnd <= raw.endIndex else { throw TestSetupError(description: "truncated pipelined reply") }
             replies.append(HTTPReply(status: head.status, headers: head.headers, body: Data(raw[headEnd.upperBound..<bodyEnd])))
             raw = raw[bodyEnd...]
         }
+        if !raw.isEmpty { throw TestSetupError(description: "\(raw.count) bytes after the last pipelined reply") }
         return replies
     }
 
