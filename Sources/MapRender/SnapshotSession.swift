@@ -60,21 +60,7 @@ public final class SnapshotSession {
     /// directory is created when tiles can be fetched; a file named with `--cache` must exist.
     public func store(for source: TileSource) throws(CacheError) -> TileStore {
         if let store = stores[source.name] { return store }
-        let path = cacheLocation.path(for: source.name)
-        let cache: MBTilesCache
-        switch (cacheLocation, fetcher) {
-        case (_, nil):
-            cache = try MBTilesCache(openingExisting: path)
-        case (.file, _?):
-            cache = try MBTilesCache(openingExisting: path, readOnly: false)
-        case (.directory(let directory), _?):
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw CacheError.sqlite(path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)")
-            }
-            cache = try MBTilesCache(creatingIfNeeded: path)
-        }
+        let cache = try cacheLocation.openCache(for: source.name, writable: fetcher != nil)
         let store = TileStore(source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity)
         stores[source.name] = store
         return store

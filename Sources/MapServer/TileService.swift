@@ -167,9 +167,7 @@ final class TileService: Sendable {
         if let store = stores.withLock({ $0[source.name] }) { return store }
         let configuration = configuration
         let store = try await onIOQueue { [decodedTiles, fetcher] () throws -> TileStore in
-            try FileManager.default.createDirectory(atPath: configuration.cacheDirectory, withIntermediateDirectories: true)
-            let path = CacheLocation.directory(configuration.cacheDirectory).path(for: source.name)
-            let cache = try MBTilesCache(creatingIfNeeded: path)
+            let cache = try CacheLocation.directory(configuration.cacheDirectory).openCache(for: source.name, writable: true)
             return TileStore(source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: configuration.cacheCapacity)
         }
         return stores.withLock { stores in

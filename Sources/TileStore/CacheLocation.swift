@@ -21,4 +21,23 @@ public enum CacheLocation: Sendable, Equatable {
         case .directory(let directory): return directory + "/" + style + ".mbtiles"
         }
     }
+
+    /// Opens a style's cache. Read-only, its file must exist. Writable, a file named on its own
+    /// must still exist, but a style's file in a directory is created (with the directory) when
+    /// missing, so that tiles can be fetched into it.
+    public func openCache(for style: String, writable: Bool) throws(CacheError) -> MBTilesCache {
+        let path = self.path(for: style)
+        guard writable else { return try MBTilesCache(openingExisting: path) }
+        switch self {
+        case .file:
+            return try MBTilesCache(openingExisting: path, readOnly: false)
+        case .directory(let directory):
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CacheError.sqlite(path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)")
+            }
+            return try MBTilesCache(creatingIfNeeded: path)
+        }
+    }
 }
