@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
         .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender"]),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"]),
         .target(name: "UpstreamSimulator"),
         .target(
             name: "MapServer",
@@ -92,10 +92,10 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
+            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
         .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Fixtures"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry"], exclude: ["Fixtures"]),
         .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),

@@ -3,6 +3,7 @@ import Foundation
 import GoldenCheck
 import ImageCodec
 import MapRender
+import Screens
 
 /// `mapframe goldens check|record`: golden-image testing of scene files.
 struct GoldensCommand: ParsableCommand {

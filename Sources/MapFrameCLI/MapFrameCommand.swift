@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapRender
+import Screens
 import StrictJSON
 import TileStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapRender
+import Screens
 import TileStore
 
 /// `mapframe snapshot`: renders scene files to PNG frames.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MapGeometry
 import MapRender
+import Screens
 import TileStore
 
 /// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=`: a frame described by

@@ -7,6 +7,7 @@ import MapGeometry
 import MapRender
 import Metrics
 import Prometheus
+import Screens
 import ServiceLifecycle
 import TileStore
 

@@ -3,6 +3,7 @@ import GoldenCheck
 import ImageCodec
 import MapGeometry
 import MapRender
+import Screens
 import Testing
 
 /// The golden comparison itself: it must tolerate anti-aliasing noise and catch an overlay

@@ -3,6 +3,7 @@ import Foundation
 import GoldenCheck
 import ImageCodec
 import MapRender
+import Screens
 import TileStore
 
 /// Paths and shared fixtures for the golden tests.

@@ -1,6 +1,7 @@
 import Foundation
 import GoldenCheck
 import MapRender
+import Screens
 import Testing
 
 /// Every screen state in Scenes/ matches its golden in Goldens/, through the same code as

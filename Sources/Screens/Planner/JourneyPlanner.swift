@@ -51,25 +51,10 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     }
 
     /// The commentary panel's text.
-    public var commentary: String {
-        switch phase {
-        case .settingStart: "Set start"
-        case .settingFinish: "Set finish"
-        case .readyToPlan: "Plan route"
-        case .planned: "New route"
-        }
-    }
+    public var commentary: String { phase.commentary }
 
-    /// The toolbar buttons that are enabled. Geolocation is off while a route waits to be
-    /// planned; the placefinder only while a marker is needed; step-back only while a marker
-    /// is set and no route is planned.
-    public var enabledButtons: [ToolbarButton] {
-        var buttons: [ToolbarButton] = []
-        if phase != .readyToPlan { buttons.append(.geolocate) }
-        if phase == .settingStart || phase == .settingFinish { buttons.append(.placefinder) }
-        if phase == .settingFinish || phase == .readyToPlan { buttons.append(.stepBack) }
-        return buttons + map.enabledZoomButtons
-    }
+    /// The toolbar buttons that are enabled: the phase's, and zooming while it does something.
+    public var enabledButtons: [ToolbarButton] { phase.enabledButtons + map.enabledZoomButtons }
 
     // MARK: - Events
 
@@ -229,5 +214,31 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
 
     private mutating func stopGeolocationIfDue(at time: TimeInterval) {
         if geolocation?.hasSwitchedOff(by: time) == true { geolocation = nil }
+    }
+}
+
+extension JourneyPlanner.Phase {
+    /// The commentary panel's text.
+    public var commentary: String {
+        switch self {
+        case .settingStart: "Set start"
+        case .settingFinish: "Set finish"
+        case .readyToPlan: "Plan route"
+        case .planned: "New route"
+        }
+    }
+
+    /// Whether the commentary is a button: once both markers are set.
+    public var commentaryIsButton: Bool { self == .readyToPlan || self == .planned }
+
+    /// The toolbar buttons enabled in this phase, zooming aside. Geolocation is off while a
+    /// route waits to be planned; the placefinder only while a marker is needed; step-back only
+    /// while a marker is set and no route is planned.
+    public var enabledButtons: [ToolbarButton] {
+        var buttons: [ToolbarButton] = []
+        if self != .readyToPlan { buttons.append(.geolocate) }
+        if self == .settingStart || self == .settingFinish { buttons.append(.placefinder) }
+        if self == .settingFinish || self == .readyToPlan { buttons.append(.stepBack) }
+        return buttons
     }
 }

@@ -1,3 +1,5 @@
+import MapGeometry
+
 /// The buttons around a map panel that can be enabled or greyed out.
 public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
     case geolocate, placefinder, stepBack, zoomIn, zoomOut, previousStage, nextStage
@@ -6,10 +8,15 @@ public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
 extension MapPanel {
     /// The zoom buttons that still do something: zoom in below the deepest zoom, zoom out above
     /// the shallowest.
-    public var enabledZoomButtons: [ToolbarButton] {
+    public var enabledZoomButtons: [ToolbarButton] { ToolbarButton.zoomButtons(at: camera.zoom, in: zoomRange) }
+}
+
+extension ToolbarButton {
+    /// The zoom buttons that do something at `zoom` in `range`.
+    static func zoomButtons(at zoom: Double, in range: ZoomRange) -> [ToolbarButton] {
         var buttons: [ToolbarButton] = []
-        if camera.zoom < Double(zoomRange.max) { buttons.append(.zoomIn) }
-        if camera.zoom > Double(zoomRange.min) { buttons.append(.zoomOut) }
+        if zoom < Double(range.max) { buttons.append(.zoomIn) }
+        if zoom > Double(range.min) { buttons.append(.zoomOut) }
         return buttons
     }
 }

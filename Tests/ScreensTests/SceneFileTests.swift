@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Screens
 import Testing
 import TileStore
 

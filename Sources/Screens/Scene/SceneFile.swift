@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import StrictJSON
 import TileStore
 
@@ -98,37 +99,25 @@ public enum SceneFile {
     }
 
     /// The chrome `"chrome": true` draws. A scene of photos alone is the Photomap; any other
-    /// scene is the journey planner, its commentary and enabled buttons following the app's
-    /// rules for the markers and route shown (as the Screens module's `JourneyPlanner` does):
-    /// "Set start", "Set finish", then the buttons "Plan route" and "New route"; geolocation
-    /// off while a route waits to be planned; the placefinder while a marker is needed;
-    /// step-back while a marker is set and no route is planned; zooming while the camera's
-    /// zoom is inside the style's range.
+    /// scene is the journey planner in the phase its markers and route show, with that phase's
+    /// commentary and enabled buttons. Zooming is enabled while the camera's zoom is inside the
+    /// style's range.
     static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
-        var enabled: Set<PhoneChrome.ToolGlyph> = []
-        if let zoom {
-            if zoom < Double(zoomRange.max) { enabled.insert(.zoomIn) }
-            if zoom > Double(zoomRange.min) { enabled.insert(.zoomOut) }
-        }
+        let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
         if scene.start == nil, scene.finish == nil, scene.route.isEmpty, scene.location == nil, !scene.photos.isEmpty {
-            return .photomap(enabled: enabled)
+            return .photomap(enabled: Set(zoomButtons.map(\.glyph)))
         }
-        let commentary: PhoneChrome.Commentary
+        let phase: JourneyPlanner.Phase
         switch (scene.start != nil || scene.finish != nil, scene.start != nil && scene.finish != nil, scene.route.count >= 2) {
-        case (_, _, true):
-            commentary = PhoneChrome.Commentary("New route", isButton: true)
-            enabled.insert(.geolocate)
-        case (_, true, false):
-            commentary = PhoneChrome.Commentary("Plan route", isButton: true)
-            enabled.insert(.stepBack)
-        case (true, false, false):
-            commentary = PhoneChrome.Commentary("Set finish", isButton: false)
-            enabled.formUnion([.geolocate, .placefinder, .stepBack])
-        case (false, _, false):
-            commentary = PhoneChrome.Commentary("Set start", isButton: false)
-            enabled.formUnion([.geolocate, .placefinder])
+        case (_, _, true): phase = .planned
+        case (_, true, false): phase = .readyToPlan
+        case (true, false, false): phase = .settingFinish
+        case (false, _, false): phase = .settingStart
         }
-        return .journeyPlanner(commentary: commentary, enabled: enabled)
+        return .journeyPlanner(
+            commentary: PhoneChrome.Commentary(phase.commentary, isButton: phase.commentaryIsButton),
+            enabled: Set((phase.enabledButtons + zoomButtons).map(\.glyph))
+        )
     }
 
     private static func parseViewport(_ root: JSONObjectReader) throws(JSONFieldError) -> Viewport {
