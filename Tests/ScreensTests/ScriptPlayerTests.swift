@@ -20,7 +20,7 @@ import Testing
         #expect(log[0].commentary == "Set start" && log[0].accepted)
         #expect(log[1].commentary == "Set finish")
 
-        #expect(log[4].time == 1.1 + 0.1, "1 s wait after the first tap, then the pan")
+        #expect(log[4].time == 1.2, "1 s wait after the first tap, then the pan")
         #expect(log[4].accepted == false)
         #expect(log[4].message == "Tap ignored: less than 0.2 s after the map moved")
         #expect(log[5].camera.zoom == 17 && log[6].camera.zoom == 16)
@@ -73,6 +73,13 @@ import Testing
         let json = try encoder.encode(first.log)
         #expect(try JSONDecoder().decode([ScriptLogEntry].self, from: json) == first.log)
         #expect(try encoder.encode(second.log) == json)
+    }
+
+    @Test func logTimesReadAsTheScriptWroteThem() throws {
+        let run = try play(#"{"style": "osm", "steps": [{"wait": 0.1}, {"wait": 0.1}, {"wait": 0.1}, {"wait": 0.1}]}"#)
+        #expect(run.log.map(\.time) == [0, 0, 0.1, 0.2, 0.3])
+        let json = String(decoding: try JSONEncoder().encode(run.log.map(\.time)), as: UTF8.self)
+        #expect(json == "[0,0,0.1,0.2,0.3]")
     }
 
     @Test func waitingLongEnoughLetsTheTapThrough() throws {

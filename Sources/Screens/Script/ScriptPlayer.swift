@@ -31,6 +31,12 @@ public struct ScriptPlayer {
         return ScriptRun(layout: script.layout, frames: frames)
     }
 
+    /// The clock as `log.json` shows it: to the microsecond, so that the sum of steps of 0.1 s
+    /// reads 0.3 rather than 0.30000000000000004.
+    static func logTime(_ time: TimeInterval) -> Double {
+        (time * 1_000_000).rounded() / 1_000_000
+    }
+
     private init(script: Script) {
         self.script = script
         planner = JourneyPlanner(map: MapPanel(
@@ -156,7 +162,7 @@ public struct ScriptPlayer {
     private func frame(step: Int, event: String, outcome: EventOutcome) -> ScriptFrame {
         let state = state
         return ScriptFrame(state: state, log: ScriptLogEntry(
-            step: step, event: event, time: time, accepted: outcome.accepted, message: outcome.message,
+            step: step, event: event, time: ScriptPlayer.logTime(time), accepted: outcome.accepted, message: outcome.message,
             screen: state.screen, commentary: state.commentary, start: state.start, finish: state.finish, camera: state.camera
         ))
     }
