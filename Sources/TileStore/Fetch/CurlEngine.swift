@@ -56,15 +56,20 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
-    /// Fails any transfers still running and stops the thread. Idempotent.
+    /// Fails any transfers still running and stops the thread, waiting for it. Idempotent.
     func shutdown() {
+        if requestStop() { stopped.wait() }
+    }
+
+    /// Asks the thread to fail any transfers still running and stop, without waiting for it;
+    /// safe on any thread, that one included. Returns whether this was the first request.
+    @discardableResult func requestStop() -> Bool {
         let first = state.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping
         }
-        guard first else { return }
-        curl_multi_wakeup(multi)
-        stopped.wait()
+        if first { curl_multi_wakeup(multi) }
+        return first
     }
 
     deinit {

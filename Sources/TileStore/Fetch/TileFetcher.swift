@@ -31,7 +31,7 @@ public struct CachedValidators: Sendable {
 public final class TileFetcher: Sendable {
     public let policy: FetchPolicy
     private let userAgentOverridden: Bool
-    private let engine: CurlEngine
+    let engine: CurlEngine
     private let environment: [String: String]
 
     /// - Parameter userAgentOverridden: whether `policy.userAgent` was chosen by the user, and so
@@ -47,8 +47,12 @@ public final class TileFetcher: Sendable {
         ))
     }
 
-    /// Stops the transfer thread; outstanding fetches fail.
+    /// Stops the transfer thread, waiting for it; outstanding fetches fail.
     public func shutdown() { engine.shutdown() }
+
+    /// A fetcher dropped without `shutdown()` still stops its thread, but does not wait for it:
+    /// the last reference may be released on that very thread, by a finished transfer.
+    deinit { engine.requestStop() }
 
     /// Fetches a tile, revalidating when `validators` are given. `completion` runs once, on a
     /// global dispatch queue.
