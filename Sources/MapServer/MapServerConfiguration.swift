@@ -29,12 +29,17 @@ public struct MapServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Where Leaflet's files are (Debian's libjs-leaflet).
     public var leafletDirectory: String
+    /// Seconds a tile is answered from memory before it is read from its cache again: so the
+    /// max-age it is sent with counts down with its freshness, and changes to the cache file
+    /// (a `mapframe seed`, say) are seen.
+    public var memoryLifetime: TimeInterval
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
-        maxBodyBytes: Int = 5_000_000, leafletDirectory: String = "/usr/share/javascript/leaflet"
+        maxBodyBytes: Int = 5_000_000, leafletDirectory: String = "/usr/share/javascript/leaflet",
+        memoryLifetime: TimeInterval = 60
     ) {
         self.host = host
         self.port = port
@@ -48,5 +53,6 @@ public struct MapServerConfiguration: Sendable {
         self.renderQueueLimit = renderQueueLimit
         self.maxBodyBytes = maxBodyBytes
         self.leafletDirectory = leafletDirectory
+        self.memoryLifetime = memoryLifetime
     }
 }

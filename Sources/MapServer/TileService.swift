@@ -83,8 +83,14 @@ final class TileService: Sendable {
             // A stale tile is served but not kept in memory, so the next request tries the upstream again.
             return image
         }
-        encodedTiles.insert(EncodedEntry(image: image, expiresAt: Date().addingTimeInterval(Double(image.maxAge))), for: key)
+        remember(image, for: key)
         return image
+    }
+
+    /// Keeps an image ready in memory until its max-age runs out, or `memoryLifetime` passes.
+    private func remember(_ image: EncodedImage, for key: EncodedKey) {
+        let lifetime = min(Double(image.maxAge), configuration.memoryLifetime)
+        encodedTiles.insert(EncodedEntry(image: image, expiresAt: Date().addingTimeInterval(lifetime)), for: key)
     }
 
     /// The grey tile served when nothing better can be had.
@@ -156,7 +162,7 @@ final class TileService: Sendable {
         let maxAge = fills.contains { if case .stale = $0 { true } else { false } } ? 0 : 3600
         let image = EncodedImage(data: frame.png, maxAge: maxAge, lastModified: nil)
         if maxAge > 0 {
-            encodedTiles.insert(EncodedEntry(image: image, expiresAt: Date().addingTimeInterval(Double(maxAge))), for: key)
+            remember(image, for: key)
         }
         return image
     }

@@ -12,14 +12,37 @@ import UpstreamSimulator
     /// A server whose only style, "sim", fetches from a simulator answering with
     /// `Cache-Control: max-age=600`.
     private func withSimulatedUpstream(
-        _ body: (TestServer, UpstreamSimulator) async throws -> Void
+        memoryLifetime: TimeInterval = 60, _ body: (TestServer, UpstreamSimulator) async throws -> Void
     ) async throws {
         let upstream = try UpstreamSimulator()
         defer { upstream.stop() }
         upstream.serveFixtureTiles(headers: [("Cache-Control", "max-age=600")])
         let catalog = try Fixtures.catalog(styleNamed: "sim", upstream: upstream.baseURL)
-        try await TestServer.with({ $0.catalog = catalog; $0.fetchPolicy = Fixtures.impatientFetching }) { server in
+        try await TestServer.with({
+            $0.catalog = catalog
+            $0.fetchPolicy = Fixtures.impatientFetching
+            $0.memoryLifetime = memoryLifetime
+        }) { server in
             try await body(server, upstream)
+        }
+    }
+
+    /// A tile held in memory is read from the cache again once `memoryLifetime` has passed, so
+    /// a later answer's max-age is what is left of the tile's freshness, not what was left then.
+    @Test func maxAgeCountsDownWithTheTilesFreshness() async throws {
+        try await withSimulatedUpstream(memoryLifetime: 1) { server, upstream in
+            let path = Fixtures.tilePath(CachingHeaderTests.tile, style: "sim")
+            let first = try await server.get(path)
+            let firstMaxAge = try #require(first.maxAge, "\(first)")
+            try await Task.sleep(for: .milliseconds(2_200))
+            // Kept-alive requests, so that an answer from memory would be given if one were held.
+            let later = try await HTTP.pipelined([path, path], port: server.port)
+            for reply in later {
+                let maxAge = try #require(reply.maxAge, "\(reply)")
+                #expect(maxAge <= firstMaxAge - 2, "max-age \(maxAge) after 2.2 s; it was \(firstMaxAge)")
+                #expect(reply.body == first.body)
+            }
+            #expect(upstream.requestCount(for: "/16/\(CachingHeaderTests.tile.x)/\(CachingHeaderTests.tile.y).png") == 1)
         }
     }
 
