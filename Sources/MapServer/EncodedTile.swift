@@ -68,11 +68,12 @@ extension EncodedImage {
     static let placeholderHeader = HTTPField.Name("X-MapFrame-Placeholder")!
 
     /// Whether a request's `If-None-Match` values name this image, so that 304 is the answer.
-    /// A placeholder never matches: the client should not keep it.
+    /// The comparison is weak, as RFC 9110 asks: `W/"x"` names `"x"` too (a proxy that changes
+    /// the encoding weakens the tag). A placeholder never matches: the client should not keep it.
     func isNotModified(ifNoneMatch: [String]) -> Bool {
         guard !isPlaceholder, !ifNoneMatch.isEmpty else { return false }
         let tags = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        return tags.contains(etag) || tags.contains("*")
+        return tags.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
     }
 
     /// The status and headers of the router's answer with this image: 200 with `headers`, or 304

@@ -75,6 +75,8 @@ import UpstreamSimulator
             #expect(notModified.header("Access-Control-Allow-Origin") == "*")
             let amongOthers = try await server.get(path, headers: [("If-None-Match", "\"something-else\", \(etag)")])
             #expect(amongOthers.status == 304, "\(amongOthers)")
+            let weakened = try await server.get(path, headers: [("If-None-Match", "W/\(etag)")])
+            #expect(weakened.status == 304, "If-None-Match compares weakly: \(weakened)")
             let stale = try await server.get(path, headers: [("If-None-Match", "\"something-else\"")])
             #expect(stale.status == 200 && stale.body == first.body, "\(stale)")
 
