@@ -120,10 +120,13 @@ final class CurlTransfer: @unchecked Sendable {
     private var body = Data()
     private var headers: [String: String] = [:]
     private var bodyTooLarge = false
-    private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    /// libcurl writes its error message here during the transfer, so the memory must stay put
+    /// for the transfer's life (a Swift array's address is only good for one call).
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(request: UpstreamRequest, limits: CurlEngine.Limits, completion: @escaping @Sendable (Result<UpstreamResponse, TransportError>) -> Void) {
         handle = curl_easy_init()!
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.completion = completion
         maxBodyBytes = limits.maxBodyBytes
         let opaqueSelf = Unmanaged.passUnretained(self).toOpaque()
@@ -138,7 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
         mf_curl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 3)
         mf_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout.milliseconds))
         mf_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout.milliseconds))
-        mf_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, &errorBuffer)
+        mf_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         mf_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
         mf_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, opaqueSelf)
         mf_curl_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader)
@@ -148,6 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
     }
 
     fileprivate func append(body bytes: UnsafeRawBufferPointer) -> Bool {
@@ -168,7 +172,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard let colon = trimmed.firstIndex(of: ":") else { return }
         let name = trimmed[..<colon].lowercased()
-        headers[name] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        // A field sent twice (Cache-Control: max-age=60, then Cache-Control: public) is one list.
+        if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
     }
 
     func complete(with code: CURLcode) {
@@ -178,7 +184,7 @@ final class CurlTransfer: @unchecked Sendable {
             finish(.success(UpstreamResponse(status: status, headers: headers, body: body)))
             return
         }
-        let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if bodyTooLarge {
             finish(.failure(.bodyTooLarge(limit: maxBodyBytes)))
