@@ -17,9 +17,11 @@ public struct TileFreshness: Hashable, Sendable {
     public func isFresh(at now: Date) -> Bool { now < expiresAt }
 }
 
-/// The freshness rules: the server's `Cache-Control: max-age` (or `s-maxage`), else its
-/// `Expires`, else `defaultLifetime` (7 days: the OSM tile usage policy's minimum when a server
-/// says nothing).
+/// The freshness rules of a shared cache (RFC 9111): `no-cache` or `no-store` make a response
+/// stale at once; otherwise `s-maxage` (meant for shared caches like this one), else `max-age`,
+/// else `Expires` measured against the server's own `Date`, less the `Age` the response already
+/// had on arrival; else `defaultLifetime` (7 days: the OSM tile usage policy's minimum when a
+/// server says nothing).
 public enum FreshnessRules {
     public static let defaultLifetime: TimeInterval = 7 * 24 * 3600
 
@@ -33,23 +35,22 @@ public enum FreshnessRules {
 
     /// Seconds of freshness the headers grant, or nil when they grant nothing explicit.
     static func lifetime(headers: [String: String], now: Date) -> TimeInterval? {
-        if let cacheControl = headers["cache-control"] {
-            var maxAge: TimeInterval?
-            for directive in cacheControl.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                switch parts[0] {
-                case "no-cache", "no-store": return 0
-                case "s-maxage": if parts.count == 2, let value = TimeInterval(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) { return max(0, value) }
-                case "max-age": if parts.count == 2 { maxAge = TimeInterval(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
-                default: break
-                }
-            }
-            if let maxAge { return max(0, maxAge) }
+        var directives: [String: String?] = [:]
+        for directive in (headers["cache-control"] ?? "").split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = parts.first?.lowercased(), !name.isEmpty else { continue }
+            directives[name] = parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
+        }
+        if directives["no-cache"] != nil || directives["no-store"] != nil { return 0 }
+        let age = headers["age"].flatMap(TimeInterval.init).map { max(0, $0) } ?? 0
+        for name in ["s-maxage", "max-age"] {
+            if let value = directives[name] ?? nil, let seconds = TimeInterval(value) { return max(0, seconds - age) }
         }
         if let expires = headers["expires"] {
             // An unparseable Expires (such as "0") means "already expired".
             guard let date = HTTPDate.parse(expires) else { return 0 }
-            return max(0, date.timeIntervalSince(now))
+            let serverNow = headers["date"].flatMap(HTTPDate.parse) ?? now
+            return max(0, date.timeIntervalSince(serverNow) - age)
         }
         return nil
     }

@@ -189,7 +189,9 @@ public final class TileStore: @unchecked Sendable {
                 return waiters[id]!.count == 1
             }
             guard first else { return }
-            let validators = expired ? local.freshness.map { CachedValidators(etag: $0.etag, lastModified: $0.lastModified) } : nil
+            let validators = expired ? local.freshness.map {
+                CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
+            } : nil
             fetcher.fetch(id, from: source, validators: validators, clock: clock) { [self] outcome in
                 let fill = settle(id, outcome: outcome, hadCopy: local.held)
                 let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }

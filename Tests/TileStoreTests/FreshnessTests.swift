@@ -28,6 +28,26 @@ struct FreshnessTests {
         ),
         LifetimeCase(testDescription: "no freshness headers: 7 days", headers: [], lifetime: 7 * 24 * 3600),
         LifetimeCase(testDescription: "Cache-Control: no-cache: expired at once", headers: [("Cache-Control", "no-cache")], lifetime: 0),
+        LifetimeCase(
+            testDescription: "Cache-Control sent twice is one list", headers: [("Cache-Control", "max-age=60"), ("Cache-Control", "public")],
+            lifetime: 60
+        ),
+        LifetimeCase(
+            testDescription: "s-maxage, for shared caches, wins over max-age", headers: [("Cache-Control", "max-age=60, s-maxage=120")],
+            lifetime: 120
+        ),
+        LifetimeCase(
+            testDescription: "no-cache wins over an earlier s-maxage", headers: [("Cache-Control", "s-maxage=600, no-cache")], lifetime: 0
+        ),
+        LifetimeCase(
+            testDescription: "the Age a response arrives with is used up", headers: [("Cache-Control", "max-age=600"), ("Age", "100")],
+            lifetime: 500
+        ),
+        LifetimeCase(
+            testDescription: "Expires counts from the server's Date, not our clock",
+            headers: [("Date", HTTPDate.format(TestClock.start - 7200)), ("Expires", HTTPDate.format(TestClock.start - 3600))],
+            lifetime: 3600
+        ),
     ]
 
     @Test("the stored expiry follows the response headers, and the store asks again only once it passes", arguments: lifetimeCases)
@@ -91,6 +111,21 @@ struct FreshnessTests {
         // Fresh again, by the store's clock: no request.
         #expect(await world.store.fill(Self.tile) == .cached)
         #expect(world.requests(for: Self.tile).count == 2)
+    }
+
+    @Test("a 304 that says nothing of freshness renews the tile for as long as it was fresh before")
+    func silentNotModifiedKeepsTheLifetime() async throws {
+        let world = try UpstreamWorld()
+        let path = SimulatedTiles.path(for: Self.tile)
+        let bytes = try SimulatedTiles.png(for: Self.tile)
+        world.upstream.setResponse(.png(bytes, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")]), for: path)
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        // From now on the upstream's answers, and so its 304s, carry no Cache-Control or Expires.
+        world.upstream.setResponse(.png(bytes, headers: [("ETag", "\"v1\"")]), for: path)
+        world.clock.advance(by: 61)
+        #expect(await world.store.fill(Self.tile) == .revalidated)
+        let revalidated = try #require(try world.cached(Self.tile).freshness)
+        #expect(revalidated.expiresAt == world.clock.now + 60, "not the 7-day default")
     }
 
     @Test("a tile changed upstream replaces the cached one on revalidation")

@@ -18,10 +18,14 @@ public enum FetchOutcome: Sendable {
 public struct CachedValidators: Sendable {
     public var etag: String?
     public var lastModified: String?
+    /// How long the copy was fresh for: a 304 that says nothing of freshness renews it for as
+    /// long again, as the copy's own headers would (RFC 9111 4.3.4).
+    public var lifetime: TimeInterval?
 
-    public init(etag: String?, lastModified: String?) {
+    public init(etag: String?, lastModified: String?, lifetime: TimeInterval? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.lifetime = lifetime
     }
 }
 
@@ -72,7 +76,21 @@ public final class TileFetcher: Sendable {
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = UpstreamRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
-        attempt(request, url: url, number: 1, clock: clock, completion: completion)
+        let exchange = Exchange(
+            request: request, url: url, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime,
+            clock: clock, completion: completion
+        )
+        attempt(exchange, number: 1)
+    }
+
+    /// One fetch, over however many attempts it takes.
+    private struct Exchange: Sendable {
+        let request: UpstreamRequest
+        let url: TileURL
+        /// The freshness a 304 that says nothing of it renews the copy for.
+        let lifetimeOn304: TimeInterval
+        let clock: @Sendable () -> Date
+        let completion: @Sendable (FetchOutcome) -> Void
     }
 
     /// Fetches and waits: for command-line use, never on an event loop.
@@ -87,21 +105,17 @@ public final class TileFetcher: Sendable {
         return box.outcome!
     }
 
-    private func attempt(_ request: UpstreamRequest, url: TileURL, number: Int, clock: @escaping @Sendable () -> Date,
-                         completion: @escaping @Sendable (FetchOutcome) -> Void) {
-        engine.perform(request) { [self] result in
+    private func attempt(_ exchange: Exchange, number: Int) {
+        engine.perform(exchange.request) { [self] result in
             // Decoding and storing happen off the transfer thread, which keeps the network moving.
-            DispatchQueue.global().async { [self] in
-                settle(result, request: request, url: url, number: number, clock: clock, completion: completion)
-            }
+            DispatchQueue.global().async { [self] in settle(result, of: exchange, number: number) }
         }
     }
 
     /// Turns one attempt's result into the outcome, or schedules the next attempt.
-    private func settle(_ result: Result<UpstreamResponse, TransportError>, request: UpstreamRequest, url: TileURL, number: Int,
-                        clock: @escaping @Sendable () -> Date, completion: @escaping @Sendable (FetchOutcome) -> Void) {
-        let now = clock()
-        switch classify(result, url: url, now: now) {
+    private func settle(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, number: Int) {
+        let completion = exchange.completion
+        switch classify(result, of: exchange, now: exchange.clock()) {
         case .done(let outcome):
             completion(outcome)
         case .retry(let reason, let delay):
@@ -115,7 +129,7 @@ public final class TileFetcher: Sendable {
                 return
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
-                attempt(request, url: url, number: number + 1, clock: clock, completion: completion)
+                attempt(exchange, number: number + 1)
             }
         }
     }
@@ -126,7 +140,8 @@ public final class TileFetcher: Sendable {
         case retry(String, after: Duration?)
     }
 
-    private func classify(_ result: Result<UpstreamResponse, TransportError>, url: TileURL, now: Date) -> Verdict {
+    private func classify(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, now: Date) -> Verdict {
+        let url = exchange.url
         let response: UpstreamResponse
         switch result {
         case .failure(.bodyTooLarge(let limit)):
@@ -140,7 +155,9 @@ public final class TileFetcher: Sendable {
         case 200:
             return .done(validate(response, url: url, now: now))
         case 304:
-            return .done(.notModified(FreshnessRules.freshness(headers: response.headers, receivedAt: now)))
+            return .done(.notModified(FreshnessRules.freshness(
+                headers: response.headers, receivedAt: now, defaultLifetime: exchange.lifetimeOn304
+            )))
         case 404, 410:
             return .done(.notFound)
         case 429, 503:
