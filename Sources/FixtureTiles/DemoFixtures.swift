@@ -1,4 +1,6 @@
+import Foundation
 import MapGeometry
+import TileStore
 
 /// The fixture area behind the demo and the golden tests: central Cambridge at zoom 12-17,
 /// and zoom 18 around the example route. About 1,200 tiles a style, built in about a second.
@@ -17,6 +19,15 @@ public enum DemoFixtures {
         try areas.reduce(0) { count, area in
             try count + FixtureCacheBuilder(style: style, bounds: area.bounds, zoomLevels: area.zoomLevels)
                 .build(into: path, attribution: attribution)
+        }
+    }
+
+    /// Builds the demo area for every built-in style into `<style>.mbtiles` files in `directory`,
+    /// creating it if needed: the cache directory the golden tests draw over.
+    public static func buildCacheDirectory(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for style in StyleCatalog.builtin.names {
+            try build(style: style, into: CacheLocation.directory(directory.path).path(for: style))
         }
     }
 }

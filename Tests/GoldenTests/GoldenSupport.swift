@@ -22,10 +22,7 @@ enum GoldenSupport {
     /// A cache directory with the demo fixture tiles of every built-in style, built once per test run.
     static let fixtureCacheDirectory: URL = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-goldens-\(getpid())")
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for style in StyleCatalog.builtin.names {
-            try! DemoFixtures.build(style: style, into: directory.appendingPathComponent("\(style).mbtiles").path)
-        }
+        try! DemoFixtures.buildCacheDirectory(directory)
         return directory
     }()
 
