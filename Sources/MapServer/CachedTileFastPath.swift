@@ -60,7 +60,8 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn.isEmpty, let socketSide, let image = cachedTile(for: request) {
+            // A client that does not read its answers gets the router, which waits for the socket.
+            if passedOn.isEmpty, context.channel.isWritable, let socketSide, let image = cachedTile(for: request) {
                 answeredHere = true
                 answer(request, with: image, through: socketSide)
                 return

@@ -46,7 +46,7 @@ final class EncodedImage: Sendable {
     private static func http1Head(status: HTTPResponse.Status, fields: HTTPFields) -> ByteBuffer {
         var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
         for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
-        text += "Server: MapFrame\r\n"
+        text += "Server: \(MapServerApp.serverName)\r\n"
         return ByteBuffer(string: text)
     }
 

@@ -30,6 +30,9 @@ public final class MapServerApp: Sendable {
         viewer = ViewerAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
+    /// The `Server` header of every answer.
+    static let serverName = "MapFrame"
+
     /// Metrics go to one Prometheus registry per process (swift-metrics can be bootstrapped once).
     static let metricsRegistry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
@@ -49,7 +52,7 @@ public final class MapServerApp: Sendable {
             server: HTTPServerBuilder { responder in
                 TileServerChannel(responder: responder) { CachedTileFastPath(tiles: tiles, counters: counters) }
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "MapFrame"),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: MapServerApp.serverName),
             services: [flusher],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -139,8 +142,7 @@ public final class MapServerApp: Sendable {
         let body = try await body(of: request, context: context)
         let line = try RoutePayload.parse(body, contentType: request.headers[.contentType], maxBytes: configuration.maxBodyBytes)
         let route = try routes.add(line.coordinates)
-        var document = routeDocument(route, request: request, includeCoordinates: false)
-        document["tilejson"] = routeURL(route.id, request) + "/tiles/osm.json"
+        let document = routeDocument(route, request: request, includeCoordinates: false)
         return JSONBody.response(document, status: .created, headers: [.location: "/routes/\(route.id)"])
     }
 

@@ -25,12 +25,22 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             // Pipelining is left to NIOAsyncChannel and errors to the application, as Hummingbird does.
             try pipeline.addHandler(HTTPResponseEncoder())
-            try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+            try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
             try pipeline.addHandler(makeFastPath())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
+    }
+
+    /// Hummingbird's own limits on request headers (NIO's defaults allow far more fields).
+    private var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+        let hummingbird = HTTP1Channel.Configuration().httpDecoder
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = hummingbird.maxHeaderFieldSize
+        limits.maxHeaderListSize = hummingbird.maxHeaderListSize
+        limits.maxHeaderFieldCount = hummingbird.maxHeaderFieldCount
+        return limits
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -56,19 +56,13 @@ final class TileService: Sendable {
     /// A base tile held in memory and still fresh, without touching anything else; nil otherwise.
     /// Safe to call on an event loop.
     func memoryHit(style: String, z: Int, x: Int, y: Int) -> EncodedImage? {
-        let key = EncodedKey(style: style, tile: TileID(z: z, x: x, y: y), retina: false, routeID: nil)
-        guard let entry = encodedTiles.value(for: key), entry.expiresAt > Date() else { return nil }
-        metrics.count(.hit)
-        return entry.image
+        remembered(EncodedKey(style: style, tile: TileID(z: z, x: x, y: y), retina: false, routeID: nil))
     }
 
     /// A base tile as the source serves it, through memory, the cache and the upstream.
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
-        if let entry = encodedTiles.value(for: key), entry.expiresAt > Date() {
-            metrics.count(.hit)
-            return entry.image
-        }
+        if let image = remembered(key) { return image }
         if address.retina {
             return try await renderTile(address, route: nil, key: key)
         }
@@ -87,6 +81,13 @@ final class TileService: Sendable {
         return image
     }
 
+    /// The image kept in memory for `key`, unless its time there is up; counted as a hit.
+    private func remembered(_ key: EncodedKey) -> EncodedImage? {
+        guard let entry = encodedTiles.value(for: key), entry.expiresAt > Date() else { return nil }
+        metrics.count(.hit)
+        return entry.image
+    }
+
     /// Keeps an image ready in memory until its max-age runs out, or `memoryLifetime` passes.
     private func remember(_ image: EncodedImage, for key: EncodedKey) {
         let lifetime = min(Double(image.maxAge), configuration.memoryLifetime)
@@ -95,10 +96,16 @@ final class TileService: Sendable {
 
     /// The grey tile served when nothing better can be had.
     func placeholder(retina: Bool) -> EncodedImage {
-        let side = retina ? 512 : 256
+        metrics.count(.placeholder)
+        return retina ? TileService.retinaPlaceholder : TileService.basePlaceholder
+    }
+
+    private static let basePlaceholder = greyTile(side: 256)
+    private static let retinaPlaceholder = greyTile(side: 512)
+
+    private static func greyTile(side: Int) -> EncodedImage {
         let canvas = Canvas(width: side, height: side)
         canvas.clear(to: .missingTileGrey)
-        metrics.count(.placeholder)
         return EncodedImage(data: (try? canvas.pngData(opaque: true)) ?? Data(), maxAge: 0, lastModified: nil, isPlaceholder: true)
     }
 
@@ -109,7 +116,7 @@ final class TileService: Sendable {
     /// continue across tile edges exactly as in a snapshot of the same area.
     func routeTile(_ address: TileAddress, route: StoredRoute) async throws -> EncodedImage {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: route.id)
-        if let entry = encodedTiles.value(for: key), entry.expiresAt > Date() { return entry.image }
+        if let image = remembered(key) { return image }
         return try await renderTile(address, route: route, key: key)
     }
 
