@@ -11,12 +11,45 @@ struct CacheOptions: ParsableArguments {
     var cache: String?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
-        "The directory holding one <style>.mbtiles per style, created as needed (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).",
+        "The directory holding one <style>.mbtiles per style, created as needed (default: $MAPFRAME_CACHE_DIR, else $XDG_CACHE_HOME/mapframe, else ~/.cache/mapframe).",
         valueName: "dir"
     ))
     var cacheDirectory: String?
 
-    @Flag(help: "Never contact a tile server; draw only cached tiles.")
+    @OptionGroup var fetching: FetchOptions
+
+    func validate() throws {
+        if cache != nil, cacheDirectory != nil {
+            throw ValidationError("--cache and --cache-dir are alternatives; give one of them")
+        }
+    }
+
+    var location: CacheLocation {
+        if let cache { return .file(cache) }
+        return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
+    }
+
+    var offline: Bool { fetching.offline }
+    var cacheLimit: CacheLimitArgument? { fetching.cacheLimit }
+
+    /// The built-in styles plus any `--style-file`s.
+    func catalog() throws -> StyleCatalog { try fetching.catalog() }
+
+    /// The upstream fetcher, or nil when `--offline`.
+    func fetcher(maxConnectionsPerHost: Int = 2) -> TileFetcher? {
+        fetching.fetchPolicy(maxConnectionsPerHost: maxConnectionsPerHost).map {
+            TileFetcher(policy: $0, userAgentOverridden: fetching.userAgent != nil)
+        }
+    }
+
+    func session() throws -> SnapshotSession {
+        SnapshotSession(catalog: try catalog(), cacheLocation: location, fetcher: fetcher(), capacity: cacheLimit?.capacity)
+    }
+}
+
+/// The styles, and how tiles are fetched and kept: shared by the cache commands and `serve`.
+struct FetchOptions: ParsableArguments {
+    @Flag(help: "Never contact a tile server; use only cached tiles.")
     var offline = false
 
     @Option(name: .customLong("user-agent"), help: ArgumentHelp(
@@ -35,17 +68,9 @@ struct CacheOptions: ParsableArguments {
     var cacheLimit: CacheLimitArgument?
 
     func validate() throws {
-        if cache != nil, cacheDirectory != nil {
-            throw ValidationError("--cache and --cache-dir are alternatives; give one of them")
-        }
         if let userAgent, userAgent.trimmingCharacters(in: .whitespaces).isEmpty || userAgent.contains(where: \.isNewline) {
             throw ValidationError("--user-agent: must be one non-empty line")
         }
-    }
-
-    var location: CacheLocation {
-        if let cache { return .file(cache) }
-        return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
     }
 
     /// The built-in styles plus any `--style-file`s.
@@ -57,16 +82,12 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
-    /// The upstream fetcher, or nil when `--offline`.
-    func fetcher(maxConnectionsPerHost: Int = 2) -> TileFetcher? {
+    /// How to fetch, or nil when `--offline`.
+    func fetchPolicy(maxConnectionsPerHost: Int = 2) -> FetchPolicy? {
         guard !offline else { return nil }
         var policy = FetchPolicy(maxConnectionsPerHost: maxConnectionsPerHost)
         if let userAgent { policy.userAgent = userAgent }
-        return TileFetcher(policy: policy, userAgentOverridden: userAgent != nil)
-    }
-
-    func session() throws -> SnapshotSession {
-        SnapshotSession(catalog: try catalog(), cacheLocation: location, fetcher: fetcher(), capacity: cacheLimit?.capacity)
+        return policy
     }
 }
 

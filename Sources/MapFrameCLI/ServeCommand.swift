@@ -20,22 +20,12 @@ struct ServeCommand: ParsableCommand {
     var port = 8080
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
-        "Where <style>.mbtiles caches and routes.sqlite live (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).",
+        "Where <style>.mbtiles caches and routes.sqlite live (default: $MAPFRAME_CACHE_DIR, else $XDG_CACHE_HOME/mapframe, else ~/.cache/mapframe).",
         valueName: "dir"
     ))
     var cacheDirectory: String?
 
-    @Option(name: .customLong("style-file"), help: ArgumentHelp("Add a tile source from a style JSON file (repeatable).", valueName: "style.json"))
-    var styleFiles: [String] = []
-
-    @Flag(help: "Never contact a tile server; serve only cached tiles.")
-    var offline = false
-
-    @Option(name: .customLong("user-agent"), help: ArgumentHelp("The User-Agent sent to tile servers.", valueName: "agent"))
-    var userAgent: String?
-
-    @Option(name: .customLong("cache-limit"), help: ArgumentHelp("Keep each cache under this many tiles or bytes (such as 5000 or 200MB).", valueName: "limit"))
-    var cacheLimit: CacheLimitArgument?
+    @OptionGroup var fetching: FetchOptions
 
     @Option(help: ArgumentHelp("What to answer for a tile that is neither cached nor fetchable: placeholder (a grey tile) or 404.", valueName: "placeholder|404"))
     var missing = "placeholder"
@@ -56,20 +46,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog: StyleCatalog
-        do {
-            catalog = try StyleCatalog.loading(styleFiles: styleFiles)
-        } catch {
-            throw InputError(description: "--style-file: \(error.description)")
-        }
-        var policy: FetchPolicy?
-        if !offline {
-            policy = FetchPolicy()
-            if let userAgent { policy?.userAgent = userAgent }
-        }
         let configuration = MapServerConfiguration(
-            host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: catalog,
-            fetchPolicy: policy, userAgentOverridden: userAgent != nil, cacheCapacity: cacheLimit?.capacity,
+            host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: try fetching.catalog(),
+            fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
             renderThreads: renderThreads, renderQueueLimit: renderQueue
         )
