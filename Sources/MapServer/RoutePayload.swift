@@ -42,7 +42,7 @@ enum RoutePayload {
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)
-        case .json, .apiError, .missing, .invalid, .tooFewPoints:
+        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints:
             return .unprocessable(error.description)
         }
     }

@@ -72,6 +72,10 @@ struct ErrorCase: Sendable, CustomStringConvertible {
         .postRoute("application/json", #"{"type": "Point", "coordinates": [0.14, 52.2]}"#, 422, mentions: "type"),
         .postRoute("application/xml", #"<?xml version="1.0"?><markers><error>Unknown journey</error></markers>"#, 422, mentions: "Unknown journey"),
         .postRoute("application/gpx+xml", #"<gpx version="1.1"><trk><trkseg></trkseg></trk></gpx>"#, 422, mentions: "has 0 points"),
+        .postRoute(
+            "application/geo+json", #"{"type": "LineString", "coordinates": ["# + Array(repeating: "[0,0]", count: 100_001).joined(separator: ",") + "]}",
+            422, mentions: "coordinates: has 100001 points; at most 100000 are allowed"
+        ),
         .postRoute("application/xml", "<markers><marker type=\"route\"", 400, mentions: "not well-formed XML"),
         .postRoute("application/gpx+xml", "not xml at all", 400, mentions: "not well-formed XML"),
         .postRoute("application/json", #"{"type": "LineString", "coordinates": [[0.14, 52.2]"#, 400, mentions: "GeoJSON"),

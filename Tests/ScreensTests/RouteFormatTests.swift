@@ -93,6 +93,16 @@ import Testing
             == .json(JSONFieldError(path: "coordinates", value: nil, allowed: "an array of positions [lon, lat]")))
     }
 
+    @Test func refusesRoutesOfMoreThanTheMaximumPoints() throws {
+        func line(_ count: Int) -> Data {
+            Data(("{\"type\": \"LineString\", \"coordinates\": [" + Array(repeating: "[0.1,52.2]", count: count).joined(separator: ",") + "]}").utf8)
+        }
+        #expect(try GeoJSONParser.parse(line(RouteLine.maximumPoints)).coordinates.count == RouteLine.maximumPoints)
+        #expect(throws: PayloadError.tooManyPoints(field: "coordinates", count: RouteLine.maximumPoints + 1, maximum: RouteLine.maximumPoints)) {
+            try GeoJSONParser.parse(line(RouteLine.maximumPoints + 1))
+        }
+    }
+
     @Test func malformedJSON() throws {
         let error = try #require(geoJSONError(#"{"type": "LineString", "coordinates": [[0.1, 52.2]"#))
         #expect(error.field == nil)

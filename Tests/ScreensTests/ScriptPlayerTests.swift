@@ -121,6 +121,11 @@ import Testing
         #expect(throws: ScriptError.invalid(JSONFieldError(path: "steps[0].placefinder.result", message: "2 is outside the allowed range 0...1 (the file's results)"))) {
             try play(#"{"style": "osm", "steps": [{"placefinder": {"file": "geocoder.xml", "result": 2}}]}"#)
         }
+        #expect(throws: ScriptError.invalid(JSONFieldError(
+            path: "steps[0].placefinder.result", message: "0 is not allowed: the file has no results to choose from"
+        ))) {
+            try play(#"{"style": "osm", "steps": [{"placefinder": {"file": "geocoder-empty.xml", "result": 0}}]}"#)
+        }
         do {
             _ = try play(#"{"style": "osm", "steps": [{"plan": {"journey": "geocoder.xml"}}]}"#)
             Issue.record("planned with a geocoder file")

@@ -25,11 +25,13 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(field: String, value: String, expected: String)
     /// A list of points is shorter than it must be, such as an empty route.
     case tooFewPoints(field: String, count: Int, minimum: Int)
+    /// A list of points is longer than allowed.
+    case tooManyPoints(field: String, count: Int, maximum: Int)
 
     /// The element, attribute or JSON path the error concerns, when it concerns one.
     public var field: String? {
         switch self {
-        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _): field
+        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _): field
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
         case .tooLarge, .doctypeNotAllowed, .malformedXML, .unexpectedRoot, .apiError: nil
         }
@@ -55,6 +57,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(field): \"\(value)\" is not \(expected)"
         case .tooFewPoints(let field, let count, let minimum):
             "\(field): has \(count) point\(count == 1 ? "" : "s"); at least \(minimum) are needed"
+        case .tooManyPoints(let field, let count, let maximum):
+            "\(field): has \(count) points; at most \(maximum) are allowed"
         }
     }
 }

@@ -5,6 +5,8 @@ import MapGeometry
 public struct RouteLine: Hashable, Sendable, Codable {
     /// The fewest points a route line may have.
     public static let minimumPoints = 2
+    /// The most: far more than any real route needs, few enough that every route tile can draw it.
+    public static let maximumPoints = 100_000
 
     /// The points in travel order; always at least `minimumPoints`.
     public let coordinates: [Coordinate]
@@ -15,8 +17,12 @@ public struct RouteLine: Hashable, Sendable, Codable {
         self.coordinates = coordinates
     }
 
-    /// Checks the point count, naming `field` in the error.
+    /// Checks the point count against `minimumPoints` and `maximumPoints`, naming `field` in
+    /// the error.
     static func checked(_ coordinates: [Coordinate], field: String) throws(PayloadError) -> RouteLine {
+        guard coordinates.count <= maximumPoints else {
+            throw .tooManyPoints(field: field, count: coordinates.count, maximum: maximumPoints)
+        }
         guard let line = RouteLine(coordinates) else {
             throw .tooFewPoints(field: field, count: coordinates.count, minimum: minimumPoints)
         }

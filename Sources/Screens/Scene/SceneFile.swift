@@ -17,8 +17,6 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
 /// Reads scene files (the public JSON contract documented in the README). Every field is
 /// checked; unknown fields are errors, so a typo never silently changes a frame.
 public enum SceneFile {
-    /// The most route points a scene may carry.
-    public static let maxRoutePoints = 100_000
     /// The most photos a scene may carry.
     public static let maxPhotos = 10_000
     public static let latitudeRange = -85.0511...85.0511
@@ -170,8 +168,8 @@ public enum SceneFile {
             throw JSONFieldError(path: route.path(of: "coordinates"), value: nil, allowed: "an array of [lon, lat] positions")
         }
         let path = route.path(of: "coordinates")
-        guard positions.count >= 2, positions.count <= maxRoutePoints else {
-            throw JSONFieldError(path: path, message: "has \(positions.count) points; allowed 2...\(maxRoutePoints)")
+        guard (RouteLine.minimumPoints...RouteLine.maximumPoints).contains(positions.count) else {
+            throw JSONFieldError(path: path, message: "has \(positions.count) points; allowed \(RouteLine.minimumPoints)...\(RouteLine.maximumPoints)")
         }
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(positions.count)

@@ -78,9 +78,10 @@ public struct ScriptPlayer {
         case .placefinder(let file, let index):
             let results = try load(file, field: "\(field).file") { data throws(PayloadError) in try GeocoderXMLParser.parse(data) }
             guard results.indices.contains(index) else {
-                throw .invalid(JSONFieldError(
-                    path: "\(field).result", message: "\(index) is outside the allowed range 0...\(results.count - 1) (the file's results)"
-                ))
+                let message = results.isEmpty
+                    ? "\(index) is not allowed: the file has no results to choose from"
+                    : "\(index) is outside the allowed range 0...\(results.count - 1) (the file's results)"
+                throw .invalid(JSONFieldError(path: "\(field).result", message: message))
             }
             shown = .planner
             return planner.choosePlace(results[index], at: time)
