@@ -159,9 +159,15 @@ public final class Canvas {
     }
 
     /// Strokes the current path and clears it.
+    /// How far a miter join may reach, in line widths from the corner's outer edge to its tip
+    /// over the line's width: sharper corners are bevelled. Cairo's default, set explicitly so
+    /// that anything working out a line's reach can rely on it.
+    public static let miterLimit = 10.0
+
     public func strokePath(with colour: Colour, width: Double, cap: LineCap = .butt, join: LineJoin = .miter) {
         setColour(colour)
         cairo_set_line_width(context, width)
+        cairo_set_miter_limit(context, Canvas.miterLimit)
         cairo_set_line_cap(context, cap == .butt ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, join == .miter ? CAIRO_LINE_JOIN_MITER : CAIRO_LINE_JOIN_ROUND)
         cairo_stroke(context)

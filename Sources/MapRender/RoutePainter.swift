@@ -15,11 +15,12 @@ public struct RoutePainter: OverlayPainter {
         return [FitItem(bounds: bounds, pixelMargins: .uniform(style.width / 2))]
     }
 
-    /// Whether any segment, widened by the line's half-width and a pixel for anti-aliasing
-    /// (and miter joins), comes near the frame.
+    /// Whether any segment, widened by as far as the line can reach beyond it, comes near the
+    /// frame: a miter join's tip lies up to `Canvas.miterLimit` half-widths from its corner,
+    /// and anti-aliasing adds a pixel.
     public func touches(_ frame: FrameGeometry) -> Bool {
         guard coordinates.count >= 2 else { return false }
-        let reach = (style.width * 2 + 1) * frame.scale
+        let reach = (style.width / 2 * Canvas.miterLimit + 1) * frame.scale
         let bounds = frame.pixelRect
         var previous = frame.pixel(for: coordinates[0])
         for coordinate in coordinates.dropFirst() {

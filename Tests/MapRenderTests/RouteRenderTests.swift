@@ -80,4 +80,31 @@ struct RouteRenderTests {
         #expect(blended.count >= 3, "no pixel on the crossing shows the route blended over the marker (\(routeOverMarker))")
         #expect(bareMarker.isEmpty, "the marker is drawn over the route at \(bareMarker.map { "(\($0.x), \($0.y))" })")
     }
+
+    /// A sharp corner's miter tip reaches well past the line's half-width (up to the miter limit
+    /// of 10 half-widths), so a tile the tip pokes into must count as touched by the route, or a
+    /// route tile would be served bare and cut the tip off at its edge.
+    @Test("a frame reached only by a miter tip is touched by the route")
+    func miterTipTouchesTheFrameItReaches() throws {
+        let scene = fixedScene(route: [])
+        let big = geometry(of: scene)
+        // A V opening to the right, its corner at (200, 240): 17 degrees, so the tip lies
+        // 2 / sin(8.5 degrees) = 13.5 px left of the corner, at x = 186.5.
+        let corner = PixelPoint(x: 200, y: 240)
+        let route = [PixelPoint(x: 300, y: 225), corner, PixelPoint(x: 300, y: 255)].map { big.coordinate(at: $0) }
+        let image = try render(fixedScene(route: route), over: SolidTiles(Background.white)).canvas.image()
+        #expect(image.pixel(x: 188, y: 240) != Background.white, "the tip reaches x = 188")
+        // A tile whose right edge is at x = 190: only the tip reaches into it.
+        let tile = FrameGeometry(
+            origin: PixelPoint(x: big.origin.x + 190 - 256, y: big.origin.y + 240 - 128), zoom: 16,
+            viewport: Viewport(width: 256, height: 256, scale: 1)
+        )
+        #expect(RoutePainter(coordinates: route).touches(tile))
+        // One whose right edge is 22 px short of the corner is out of reach.
+        let farther = FrameGeometry(
+            origin: PixelPoint(x: big.origin.x + 178 - 256, y: big.origin.y + 240 - 128), zoom: 16,
+            viewport: Viewport(width: 256, height: 256, scale: 1)
+        )
+        #expect(!RoutePainter(coordinates: route).touches(farther))
+    }
 }

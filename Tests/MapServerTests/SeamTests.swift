@@ -135,7 +135,7 @@ import TileStore
                 let u = (x: before.x - point.x, y: before.y - point.y), v = (x: after.x - point.x, y: after.y - point.y)
                 let angle = acos((u.x * v.x + u.y * v.y) / (hypot(u.x, u.y) * hypot(v.x, v.y)))
                 let miter = 1 / sin(angle / 2)
-                extent = miter <= 10 ? half * miter : half
+                extent = miter <= Canvas.miterLimit ? half * miter : half
             }
             addRows(from: point.y - extent, to: point.y + extent)
         }
