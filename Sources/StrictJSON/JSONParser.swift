@@ -159,9 +159,13 @@ struct JSONParser {
     }
 
     private mutating func parseHexQuad() throws(ParseFailure) -> UInt32 {
-        guard offset + 4 <= bytes.count,
-              let value = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16)
-        else { throw failure("\\u needs four hexadecimal digits") }
+        // Each byte is checked, because UInt32(_:radix:) would also take a sign ("\\u+041").
+        guard offset + 4 <= bytes.count else { throw failure("\\u needs four hexadecimal digits") }
+        var value: UInt32 = 0
+        for byte in bytes[offset..<offset + 4] {
+            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { throw failure("\\u needs four hexadecimal digits") }
+            value = value << 4 | UInt32(digit)
+        }
         offset += 4
         return value
     }
