@@ -95,6 +95,8 @@ public final class TileStore: @unchecked Sendable {
     private let capacity: CacheCapacity?
     private let clock: @Sendable () -> Date
     private let waiters = Mutex<[TileID: [@Sendable (TileFill) -> Void]]>([:])
+    /// Tiles whose last fetch failed: until when they are not asked for again, and why.
+    private let failedFetches = Mutex<[TileID: (until: Date, message: String)]>([:])
     /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
     private var usedTiles: Set<TileID> = []
     private var storesSinceCapacityCheck = 0
@@ -161,8 +163,7 @@ public final class TileStore: @unchecked Sendable {
         let local: (held: Bool, freshness: TileFreshness?, knownMissing: Bool)
         do {
             local = try withCache { cache throws(CacheError) in
-                let held = try cache.containsTile(id)
-                return (held, try cache.freshness(for: id), held ? false : try cache.isKnownMissing(id, at: now))
+                (try cache.containsTile(id), try cache.freshness(for: id), try cache.isKnownMissing(id, at: now))
             }
         } catch {
             completion(.missing(MissingTile(tile: id, reason: .unreadable(error.description))))
@@ -170,6 +171,7 @@ public final class TileStore: @unchecked Sendable {
         }
         // Tiles with no freshness record (generated fixtures, or another tool's) never expire.
         let expired = local.held && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
+        let recentFailure = failedFetches.withLock { failures in failures[id].flatMap { $0.until > now ? $0.message : nil } }
         switch (local.held, expired, fetcher) {
         case (true, false, _):
             completion(.cached)
@@ -182,6 +184,13 @@ public final class TileStore: @unchecked Sendable {
             return
         case (false, _, _) where local.knownMissing:
             completion(.missing(MissingTile(tile: id, reason: .notFoundUpstream)))
+            return
+        case (true, true, _) where local.knownMissing:
+            completion(.stale("the upstream answered 404 less than \(Int(fetcher?.policy.missingTileMemory ?? 0)) s ago"))
+            return
+        case (_, _, _?) where recentFailure != nil:
+            let message = recentFailure ?? ""
+            completion(local.held ? .stale(message) : .missing(MissingTile(tile: id, reason: .fetchFailed(message))))
             return
         case (_, _, let fetcher?):
             let first = waiters.withLock { waiters -> Bool in
@@ -237,6 +246,15 @@ public final class TileStore: @unchecked Sendable {
     /// Stores what the upstream said, and turns it into what the caller is told.
     private func settle(_ id: TileID, outcome: FetchOutcome, hadCopy: Bool) -> TileFill {
         let now = clock()
+        failedFetches.withLock { failures in
+            if case .failed(let message) = outcome {
+                // Forgotten failures are dropped now and then, so the table stays small.
+                if failures.count >= 1_000 { failures = failures.filter { $0.value.until > now } }
+                failures[id] = (now.addingTimeInterval(fetcher?.policy.failedFetchMemory ?? 0), message)
+            } else {
+                failures[id] = nil
+            }
+        }
         do {
             switch outcome {
             case .fetched(let data, let image, let freshness):

@@ -48,6 +48,41 @@ struct TileFillTests {
         try world.expectCached(Self.tile, bytes: SimulatedTiles.png(for: Self.tile))
     }
 
+    @Test("an expired copy the upstream now answers 404 for is served stale, without asking again meanwhile")
+    func notFoundWithExpiredCopyIsRemembered() async throws {
+        let world = try UpstreamWorld()
+        let old = try world.seedExpiredCopy(of: Self.tile)
+        world.inject(.status(404), for: Self.tile, times: 1)
+        #expect(await world.store.fill(Self.tile).staleMessage?.contains("404") == true)
+        world.clock.advance(by: world.fetcher.policy.missingTileMemory - 1)
+        #expect(await world.store.fill(Self.tile).staleMessage?.contains("404") == true)
+        #expect(world.requests(for: Self.tile).count == 1, "a remembered 404 must not be asked again")
+        try world.expectCached(Self.tile, bytes: old)
+
+        world.clock.advance(by: 2)
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(world.requests(for: Self.tile).count == 2)
+    }
+
+    @Test("a failed fetch is not tried again for failedFetchMemory, with or without a copy", arguments: [false, true])
+    func failureIsRemembered(withCopy: Bool) async throws {
+        let world = try UpstreamWorld(policy: .fastTest(maxAttempts: 2))
+        if withCopy { try world.seedExpiredCopy(of: Self.tile) }
+        world.inject(.status(500), for: Self.tile, times: 2)
+        let first = await world.store.fill(Self.tile)
+        #expect(withCopy ? first.staleMessage != nil : first.missing != nil, "\(first)")
+        #expect(world.requests(for: Self.tile).count == 2, "both tries")
+
+        world.clock.advance(by: world.fetcher.policy.failedFetchMemory - 1)
+        let meanwhile = await world.store.fill(Self.tile)
+        #expect(meanwhile == first, "the same answer, from memory")
+        #expect(world.requests(for: Self.tile).count == 2, "a server in trouble is not asked again at once")
+
+        world.clock.advance(by: 2)
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(world.requests(for: Self.tile).count == 3)
+    }
+
     @Test("a 429 with Retry-After: 1 is retried after the wait")
     func waitsForRetryAfter() async throws {
         let world = try UpstreamWorld()

@@ -22,6 +22,9 @@ public struct FetchPolicy: Sendable {
     public var maxRetryAfter: Duration
     /// How long a 404 is remembered, so the tile is not asked for on every frame.
     public var missingTileMemory: TimeInterval
+    /// How long a failed fetch (after all its tries) is remembered, so that a server in trouble
+    /// is not asked again for the tile by every frame or request meanwhile.
+    public var failedFetchMemory: TimeInterval
     /// The largest tile body accepted.
     public var maxTileBytes: Int
 
@@ -29,7 +32,7 @@ public struct FetchPolicy: Sendable {
         userAgent: String = FetchPolicy.defaultUserAgent, maxConnectionsPerHost: Int = 2,
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15), maxAttempts: Int = 3,
         retryBackoff: Duration = .milliseconds(500), maxRetryAfter: Duration = .seconds(30),
-        missingTileMemory: TimeInterval = 600, maxTileBytes: Int = 2_000_000
+        missingTileMemory: TimeInterval = 600, failedFetchMemory: TimeInterval = 60, maxTileBytes: Int = 2_000_000
     ) {
         self.userAgent = userAgent
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -39,6 +42,7 @@ public struct FetchPolicy: Sendable {
         self.retryBackoff = retryBackoff
         self.maxRetryAfter = maxRetryAfter
         self.missingTileMemory = missingTileMemory
+        self.failedFetchMemory = failedFetchMemory
         self.maxTileBytes = maxTileBytes
     }
 
