@@ -25,11 +25,6 @@ public final class FrameRenderer {
         FrameGeometry(camera: camera(for: scene, source: source), viewport: scene.mapPanelViewport)
     }
 
-    /// The tiles `scene` needs.
-    public static func tiles(for scene: Scene, source: TileSource) -> [TileID] {
-        geometry(for: scene, source: source).tilePlacements(in: source.zoomRange).map(\.tile)
-    }
-
     /// Whether any of `scene`'s overlays would change a pixel of `geometry`'s frame; when none
     /// would, a tile-shaped frame is its base tile unchanged.
     public static func overlaysTouch(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
@@ -39,7 +34,14 @@ public final class FrameRenderer {
     /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
     /// it when the scene has chrome.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
-        let panel = render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+    }
+
+    /// Renders `scene` with its map panel over `geometry`, which a caller that fetched the
+    /// panel's tiles first has already worked out (`geometry(for:source:)`); a map tile is a
+    /// frame whose top-left corner is the tile's corner.
+    public func render(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
+        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles)
         guard let chrome = scene.chrome else { return panel }
         let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
         let context = DrawingContext(
@@ -55,9 +57,8 @@ public final class FrameRenderer {
         [StatusBarPainter(clock: chrome.clock), ToolbarPainter(chrome: chrome), TabBarPainter(activeTab: chrome.activeTab)]
     }
 
-    /// Renders `scene`'s overlays over the given geometry instead of the scene's camera: a map
-    /// tile is a frame whose top-left corner is the tile's corner.
-    public func render(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
+    /// The map panel alone: tiles, then the overlays.
+    private func renderPanel(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         let context = DrawingContext(canvas: canvas, frame: geometry, sprites: sprites)

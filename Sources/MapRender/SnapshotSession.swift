@@ -73,9 +73,10 @@ public final class SnapshotSession {
         }
         let store = try store(for: source)
         var report = TileFillReport()
-        let fills = store.fillAndWait(FrameRenderer.tiles(for: scene, source: source))
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        let fills = store.fillAndWait(geometry.tilePlacements(in: source.zoomRange).map(\.tile))
         for fill in fills.values { report.count(fill) }
-        let frame = renderer.render(scene, source: source, tiles: store)
+        let frame = renderer.render(scene, geometry: geometry, source: source, tiles: store)
         try store.flush()
         return (frame.explainingMissingTiles(with: fills), report)
     }

@@ -126,10 +126,11 @@ final class TileService: Sendable {
             throw HTTPProblem.notFound("style '\(scene.style)' is not known")
         }
         let store = try await store(for: source)
-        for fill in await fill(FrameRenderer.tiles(for: scene, source: source), in: store) { metrics.record(fill) }
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        for fill in await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store) { metrics.record(fill) }
         let started = Date()
         let png = try await renderPool.run { renderer in
-            try renderer.render(scene, source: source, tiles: store).canvas.pngData(opaque: true)
+            try renderer.render(scene, geometry: geometry, source: source, tiles: store).canvas.pngData(opaque: true)
         }
         metrics.renderDuration(since: started)
         return EncodedImage(data: png, maxAge: 0, lastModified: nil)
