@@ -61,20 +61,25 @@ struct SeedCommand: ParsableCommand {
         guard count <= Self.maxTiles else {
             throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
         }
-        if case .file(let path) = cacheOptions.location, !FileManager.default.fileExists(atPath: path) {
-            _ = try MBTilesCache(creatingIfNeeded: path)
+        let tiles = zoom.levels.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
+        let cachePath = cacheOptions.location.path(for: source.name)
+        if dryRun {
+            // Counting writes nothing: a cache that does not exist yet holds no fresh tiles.
+            let fresh = FileManager.default.fileExists(atPath: cachePath)
+                ? try SnapshotSession(catalog: catalog, cacheLocation: cacheOptions.location).store(for: source).freshTileCount(in: Array(tiles))
+                : 0
+            print("\(style): \(count) tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound); \(fresh) cached and fresh, \(count - fresh) to fetch")
+            return
+        }
+        // Seeding is how a cache file comes to be, so a --cache file is created here if missing.
+        if case .file = cacheOptions.location, !FileManager.default.fileExists(atPath: cachePath) {
+            _ = try MBTilesCache(creatingIfNeeded: cachePath)
         }
         let session = SnapshotSession(
             catalog: catalog, cacheLocation: cacheOptions.location,
             fetcher: cacheOptions.fetcher(maxConnectionsPerHost: concurrency), capacity: cacheOptions.cacheLimit?.capacity
         )
         let store = try session.store(for: source)
-        let tiles = zoom.levels.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
-        if dryRun {
-            let fresh = store.freshTileCount(in: Array(tiles))
-            print("\(style): \(count) tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound); \(fresh) cached and fresh, \(count - fresh) to fetch")
-            return
-        }
         let progress = SeedProgress(total: count, terminal: isatty(STDERR_FILENO) == 1)
         let slots = DispatchSemaphore(value: concurrency)
         let finished = DispatchGroup()
@@ -98,7 +103,8 @@ struct SeedCommand: ParsableCommand {
 /// Counts a seed's results and shows its progress: a bar on a terminal, plain lines otherwise.
 final class SeedProgress: Sendable {
     private struct Counts {
-        var done = 0, cached = 0, fetched = 0, revalidated = 0, stale = 0, failed = 0
+        var done = 0
+        var report = TileFillReport()
         var firstFailures: [String] = []
         var lastPrint = Date.distantPast
     }
@@ -112,20 +118,13 @@ final class SeedProgress: Sendable {
         self.terminal = terminal
     }
 
-    var failures: Int { counts.withLock { $0.failed } }
+    var failures: Int { counts.withLock { $0.report.failed } }
 
     func record(_ fill: TileFill, tile: TileID) {
         counts.withLock { counts in
             counts.done += 1
-            switch fill {
-            case .cached: counts.cached += 1
-            case .fetched: counts.fetched += 1
-            case .revalidated: counts.revalidated += 1
-            case .stale: counts.stale += 1
-            case .missing(let missing):
-                counts.failed += 1
-                if counts.firstFailures.count < 5 { counts.firstFailures.append(missing.description) }
-            }
+            counts.report.count(fill)
+            if case .missing(let missing) = fill, counts.firstFailures.count < 5 { counts.firstFailures.append(missing.description) }
         }
     }
 
@@ -149,8 +148,7 @@ final class SeedProgress: Sendable {
 
     private func render(_ counts: Counts) -> String {
         let fraction = total == 0 ? 1 : Double(counts.done) / Double(total)
-        let summary = "\(counts.done)/\(total) tiles: \(counts.cached) cached, \(counts.fetched) fetched, "
-            + "\(counts.revalidated) revalidated, \(counts.stale) stale, \(counts.failed) failed"
+        let summary = "\(counts.done)/\(total) tiles: \(counts.report)"
         guard terminal else { return "seed: " + summary }
         let width = 30, filled = Int(fraction * Double(width))
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "

@@ -74,8 +74,7 @@ struct SnapshotCommand: ParsableCommand {
 /// The one-line account of a frame's tiles that `snapshot` prints to standard error.
 enum FrameReport {
     static func line(scene: String, output: String, frame: RenderedFrame, fills: TileFillReport) -> String {
-        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(fills.cached) cached, \(fills.fetched) fetched, "
-            + "\(fills.revalidated) revalidated, \(fills.stale) stale, \(fills.failed) failed; \(frame.missingTiles.count) missing"
+        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(fills); \(frame.missingTiles.count) missing"
         if !frame.missingTiles.isEmpty {
             let shown = frame.missingTiles.prefix(8).map(\.description).joined(separator: ", ")
             line += " (drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : ""))"

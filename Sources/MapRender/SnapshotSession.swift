@@ -3,8 +3,8 @@ import ImageCodec
 import MapGeometry
 import TileStore
 
-/// How a frame's tiles were come by.
-public struct TileFillReport: Sendable, Equatable {
+/// How a frame's (or a seed's) tiles were come by.
+public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
     public var cached = 0
     public var fetched = 0
     public var revalidated = 0
@@ -13,7 +13,12 @@ public struct TileFillReport: Sendable, Equatable {
 
     public init() {}
 
-    mutating func count(_ fill: TileFill) {
+    /// "2 cached, 3 fetched, 1 revalidated, 0 stale, 0 failed", as the commands report it.
+    public var description: String {
+        "\(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed"
+    }
+
+    public mutating func count(_ fill: TileFill) {
         switch fill {
         case .cached: cached += 1
         case .fetched: fetched += 1

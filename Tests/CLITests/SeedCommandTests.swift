@@ -58,6 +58,13 @@ struct SeedCommandTests {
             #expect(before.status == 0, "\(before)")
             #expect(before.standardOutput.contains("local: 64 tiles at zoom 14-16; 0 cached and fresh, 64 to fetch"), "\(before)")
             #expect(upstream.requests.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("cache")), "a dry run writes nothing, not even the cache directory")
+            let namedFile = workspace.path("named.mbtiles")
+            let named = try workspace.mapframe(
+                ["seed", "--style", "local", "--style-file", style, "--cache", namedFile, "--dry-run"] + Self.area.arguments
+            )
+            #expect(named.status == 0 && named.standardOutput.contains("0 cached and fresh"), "\(named)")
+            #expect(!FileManager.default.fileExists(atPath: namedFile), "a dry run does not create the --cache file")
 
             // Seed zoom 14-15 only (22 tiles); a dry run of 14-16 then counts them as cached.
             let part = SeedArea(bbox: Self.area.bbox, zooms: 14...15)
