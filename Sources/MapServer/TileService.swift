@@ -152,7 +152,9 @@ final class TileService: Sendable {
         let source = address.source
         if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: source),
            let base = try await baseTile(address) {
-            // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte.
+            // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
+            // kept under the route's key too so the next request need not ask again.
+            if !base.isPlaceholder { remember(base, for: key) }
             return base
         }
         let store = try await store(for: source)

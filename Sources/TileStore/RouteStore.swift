@@ -23,6 +23,10 @@ public struct StoredRoute: Hashable, Sendable {
 public final class RouteStore: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let lock = NSLock()
+    /// Routes read or added lately. A route never changes once stored, so a server drawing its
+    /// tiles need not read and unpack it from SQLite for every request. Emptied when it fills.
+    private var recent: [String: StoredRoute] = [:]
+    private static let recentCapacity = 256
 
     public init(path: String) throws(CacheError) {
         connection = try SQLiteConnection(path: path, mode: .create)
@@ -42,16 +46,20 @@ public final class RouteStore: @unchecked Sendable {
             insert.bind(date.timeIntervalSince1970, at: 2)
             insert.bind(RouteStore.pack(coordinates), at: 3)
             _ = try insert.step()
+            remember(route)
         }
         return route
     }
 
     public func route(id: String) throws(CacheError) -> StoredRoute? {
         try locked { () throws(CacheError) -> StoredRoute? in
+            if let route = recent[id] { return route }
             let query = try connection.prepare("SELECT created_at, coordinates FROM routes WHERE id = ?")
             query.bind(id, at: 1)
             guard try query.step(), let blob = query.data(at: 1) else { return nil }
-            return StoredRoute(id: id, coordinates: RouteStore.unpack(blob), createdAt: Date(timeIntervalSince1970: query.double(at: 0)))
+            let route = StoredRoute(id: id, coordinates: RouteStore.unpack(blob), createdAt: Date(timeIntervalSince1970: query.double(at: 0)))
+            remember(route)
+            return route
         }
     }
 
@@ -71,8 +79,15 @@ public final class RouteStore: @unchecked Sendable {
             let delete = try connection.prepare("DELETE FROM routes WHERE id = ?")
             delete.bind(id, at: 1)
             _ = try delete.step()
+            recent[id] = nil
             return connection.changes > 0
         }
+    }
+
+    /// Call with the lock held.
+    private func remember(_ route: StoredRoute) {
+        if recent.count >= RouteStore.recentCapacity { recent.removeAll() }
+        recent[route.id] = route
     }
 
     private func locked<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {

@@ -92,6 +92,8 @@ import Testing
             let listed = try await server.get("/routes")
             #expect(try listed.json()["routes"] as? [String] == ["http://127.0.0.1:\(server.port)/routes/\(id)"])
 
+            let tile = try await server.get(Fixtures.tilePath(TileID.containing(points[0], zoom: 16), route: id))
+            #expect(tile.status == 200, "\(tile)")
             let deleted = try await server.delete("/routes/\(id)")
             #expect(deleted.status == 204, "\(deleted)")
             #expect(deleted.body.isEmpty)
@@ -99,6 +101,9 @@ import Testing
             let gone = try await server.get("/routes/\(id)")
             #expect(gone.status == 404, "\(gone)")
             #expect(gone.errorMessage?.contains(id) == true)
+            // Its tiles go with it, although the route and a tile of it were just read.
+            let tileOfGone = try await server.get(Fixtures.tilePath(TileID.containing(points[0], zoom: 16), route: id))
+            #expect(tileOfGone.status == 404, "\(tileOfGone)")
             let deletedAgain = try await server.delete("/routes/\(id)")
             #expect(deletedAgain.status == 404, "\(deletedAgain)")
         }
