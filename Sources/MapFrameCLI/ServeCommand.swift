@@ -36,7 +36,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("render-queue"), help: "Render jobs that may wait before the server answers 503 (1-10000).")
     var renderQueue = 64
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "Connections served at once (1-1000000); more are answered 503. Lowered to fit the descriptor limit.", valueName: "n"
+    ))
+    var maxConnections = ConnectionLimits.defaultMaxConnections
+
     func validate() throws {
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections: \(maxConnections) is outside 1...1000000")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port: \(port) is outside 0...65535") }
         guard MapServerConfiguration.MissingTileAnswer(rawValue: missing) != nil else {
             throw ValidationError("--missing: '\(missing)' is not allowed; expected placeholder or 404")
@@ -50,7 +58,8 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: try fetching.catalog(),
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
-            renderThreads: renderThreads, renderQueueLimit: renderQueue
+            renderThreads: renderThreads, renderQueueLimit: renderQueue,
+            connectionLimits: ConnectionLimits(maxConnections: maxConnections)
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.

@@ -44,6 +44,10 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let notModified: Bool
     }
 
+    /// Sent on to the next handler (`ConnectionGuard`) for every request answered here, which
+    /// it never sees otherwise.
+    struct AnsweredHere {}
+
     init(tiles: TileService, counters: RequestCounters) {
         self.tiles = tiles
         self.counters = counters
@@ -64,6 +68,7 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             if passedOn.isEmpty, context.channel.isWritable, let socketSide, let image = cachedTile(for: request) {
                 answeredHere = true
                 answer(request, with: image, through: socketSide)
+                context.fireUserInboundEventTriggered(AnsweredHere())
                 return
             }
             answeredHere = false

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// A request the server will not or cannot answer, with the status and the message for the
 /// JSON error body `{"error": "..."}`.
@@ -16,11 +17,55 @@ struct HTTPProblem: Error {
         status: .serviceUnavailable, message: "the renderer is busy; try again shortly", headers: [.retryAfter: "1"]
     )
 
+    /// A request the decoder could not read. Each is the client's mistake, so each is a 4xx.
+    static func malformedRequest(_ error: HTTPParserError, inChunkedBody: Bool) -> HTTPProblem {
+        switch error {
+        case .headerOverflow:
+            return HTTPProblem(
+                status: .requestHeaderFieldsTooLarge,
+                message: "the request's header fields are too large; at most \(HTTPDecoderLimits.maxHeaderBytes) bytes and \(HTTPDecoderLimits.maxHeaderFields) fields are allowed",
+                headers: [.connection: "close"]
+            )
+        case .invalidContentLength, .unexpectedContentLength:
+            return HTTPProblem(status: .badRequest, message: "Content-Length is not one whole number of bytes", headers: [.connection: "close"])
+        case _ where inChunkedBody:
+            return HTTPProblem(status: .badRequest, message: "the chunked body is malformed (\(error))", headers: [.connection: "close"])
+        default:
+            return HTTPProblem(status: .badRequest, message: "the request is malformed HTTP/1.1 (\(error))", headers: [.connection: "close"])
+        }
+    }
+
+    /// A connection beyond the server's limit.
+    static func tooManyConnections(_ limit: Int) -> HTTPProblem {
+        HTTPProblem(
+            status: .serviceUnavailable, message: "the server has \(limit) connections open, its limit; try again shortly",
+            headers: [.retryAfter: "1", .connection: "close"]
+        )
+    }
+
+    /// A body that did not arrive in time.
+    static func bodyTimeout(_ limit: Duration) -> HTTPProblem {
+        HTTPProblem(
+            status: .requestTimeout, message: "the request body did not arrive within \(limit.components.seconds) s of its head",
+            headers: [.connection: "close"]
+        )
+    }
+
     var response: Response {
         var headers = headers
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONBody.error(message))))
+    }
+
+    /// The same answer as NIO's HTTP/1 parts, for the connection's own handlers, which answer
+    /// before the router (and its middleware) sees a request.
+    var http1Answer: (head: HTTPResponseHead, body: ByteBuffer) {
+        let body = ByteBuffer(bytes: JSONBody.error(message))
+        var fields = HTTPHeaders(response.headers.map { ($0.name.canonicalName, $0.value) })
+        fields.add(name: "Access-Control-Allow-Origin", value: "*")
+        fields.add(name: "Content-Length", value: String(body.readableBytes))
+        return (HTTPResponseHead(version: .http1_1, status: .init(statusCode: status.code), headers: fields), body)
     }
 }
 

@@ -46,11 +46,14 @@ public final class MapServerApp: Sendable {
         var logger = Logger(label: "mapframe")
         logger.logLevel = .warning
         let flusher = PeriodicFlush(tiles: tiles)
-        let (tiles, counters) = (tiles, requestCounters)
+        let (tiles, counters, limits) = (tiles, requestCounters, configuration.connectionLimits)
+        let openConnections = OpenConnections(limit: connectionCap(logger: logger))
         let app = Application(
             router: router(),
             server: HTTPServerBuilder { responder in
-                TileServerChannel(responder: responder) { CachedTileFastPath(tiles: tiles, counters: counters) }
+                TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
+                    CachedTileFastPath(tiles: tiles, counters: counters)
+                }
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: MapServerApp.serverName),
             services: [flusher],
@@ -59,6 +62,18 @@ public final class MapServerApp: Sendable {
         )
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         tiles.shutdown()
+    }
+
+    /// The connections served at once: the configured number, or fewer when the descriptor limit,
+    /// raised as far as the system allows, cannot hold that many.
+    private func connectionCap(logger: Logger) -> Int {
+        let descriptors = DescriptorLimit.raiseToHardLimit()
+        let limits = configuration.connectionLimits
+        let cap = limits.effectiveMaxConnections(descriptorLimit: descriptors)
+        if cap < limits.maxConnections {
+            logger.warning("serving at most \(cap) connections at once, not \(limits.maxConnections): the process may open only \(descriptors) descriptors")
+        }
+        return cap
     }
 
     func router() -> Router<BasicRequestContext> {

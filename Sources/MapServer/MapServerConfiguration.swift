@@ -27,6 +27,8 @@ public struct MapServerConfiguration: Sendable {
     public var renderQueueLimit: Int
     /// The largest request body accepted (routes, scenes).
     public var maxBodyBytes: Int
+    /// Timeouts for slow clients, and how many connections are served at once.
+    public var connectionLimits: ConnectionLimits
     /// Where Leaflet's files are (Debian's libjs-leaflet).
     public var leafletDirectory: String
     /// Seconds a tile is answered from memory before it is read from its cache again: so the
@@ -38,7 +40,7 @@ public struct MapServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
-        maxBodyBytes: Int = 5_000_000, leafletDirectory: String = "/usr/share/javascript/leaflet",
+        maxBodyBytes: Int = 5_000_000, connectionLimits: ConnectionLimits = ConnectionLimits(), leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60
     ) {
         self.host = host
@@ -52,6 +54,7 @@ public struct MapServerConfiguration: Sendable {
         self.renderThreads = renderThreads
         self.renderQueueLimit = renderQueueLimit
         self.maxBodyBytes = maxBodyBytes
+        self.connectionLimits = connectionLimits
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
     }

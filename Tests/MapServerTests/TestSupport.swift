@@ -372,12 +372,19 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `mapframe serve --port 0 <arguments>` and waits for its
-    /// "MapFrame serving on http://127.0.0.1:PORT/" line.
-    static func start(_ arguments: [String]) async throws -> ServerProcess {
+    /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
+    /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
+    static func start(_ arguments: [String], descriptorLimit: Int? = nil) async throws -> ServerProcess {
         let logs = try TemporaryDirectory("logs")
         let process = Process()
-        process.executableURL = try MapframeExecutable.url()
-        process.arguments = ["serve", "--port", "0"] + arguments
+        let serve = ["serve", "--port", "0"] + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
+        } else {
+            process.executableURL = try MapframeExecutable.url()
+            process.arguments = serve
+        }
         process.environment = childEnvironment()
         let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
         _ = FileManager.default.createFile(atPath: stdout, contents: nil)
