@@ -41,7 +41,39 @@ struct ServeCommand: ParsableCommand {
     ))
     var maxConnections = ConnectionLimits.defaultMaxConnections
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The server's address as clients reach it, such as https://maps.example.org, for the URLs it writes (default: the Host each request names).",
+        valueName: "url"
+    ))
+    var publicURL: String?
+
+    @Option(name: .customLong("write-token-file"), help: ArgumentHelp(
+        "A file holding the token route writes need as Authorization: Bearer <token> (or set $\(WriteToken.environmentVariable)).",
+        valueName: "file"
+    ))
+    var writeTokenFile: String?
+
+    @Flag(name: .customLong("allow-anonymous-writes"), help: "On an address other than loopback, take route writes with no token.")
+    var allowAnonymousWrites = false
+
+    @Option(name: .customLong("write-rate-limit"), help: ArgumentHelp(
+        "Route writes a client may make a minute (1-100000), after a burst of \(WriteRateLimit().burst); more get 429.", valueName: "n"
+    ))
+    var writeRateLimit = WriteRateLimit().perMinute
+
+    @Option(name: .customLong("max-routes"), help: "Routes the server stores at most (1-1000000); more get 507.")
+    var maxRoutes = RouteQuota().maxRoutes
+
+    @Option(name: .customLong("max-route-points"), help: "Points over all stored routes at most (2-1000000000); more get 507.")
+    var maxRoutePoints = RouteQuota().maxPoints
+
     func validate() throws {
+        guard (1...100_000).contains(writeRateLimit) else { throw ValidationError("--write-rate-limit: \(writeRateLimit) is outside 1...100000") }
+        guard (1...1_000_000).contains(maxRoutes) else { throw ValidationError("--max-routes: \(maxRoutes) is outside 1...1000000") }
+        guard (2...1_000_000_000).contains(maxRoutePoints) else {
+            throw ValidationError("--max-route-points: \(maxRoutePoints) is outside 2...1000000000")
+        }
+        if let publicURL { _ = try PublicURLArgument.normalised(publicURL) }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections: \(maxConnections) is outside 1...1000000")
         }
@@ -59,7 +91,10 @@ struct ServeCommand: ParsableCommand {
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
             renderThreads: renderThreads, renderQueueLimit: renderQueue,
-            connectionLimits: ConnectionLimits(maxConnections: maxConnections)
+            connectionLimits: ConnectionLimits(maxConnections: maxConnections),
+            writeToken: try WriteToken.read(file: writeTokenFile), anonymousWritesAllowed: allowAnonymousWrites,
+            writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
+            publicURL: try publicURL.map(PublicURLArgument.normalised)
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.
@@ -83,6 +118,58 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         if let error = failure.error { throw CommandFailure(description: "serve: \(error)") }
+    }
+}
+
+/// The token route writes need: from the environment or a file, never the command line, where
+/// every user of the machine could read it.
+enum WriteToken {
+    static let environmentVariable = "MAPFRAME_WRITE_TOKEN"
+    static let minimumLength = 16
+
+    /// The token from `--write-token-file` or the environment, checked; nil when neither gives one.
+    static func read(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        let fromEnvironment = environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let token: String
+        let origin: String
+        switch (file, fromEnvironment) {
+        case (nil, nil):
+            return nil
+        case (_?, _?):
+            throw InputError(description: "--write-token-file and $\(environmentVariable) are alternatives; give one of them")
+        case (let file?, nil):
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw InputError(description: "--write-token-file: \(file) cannot be read")
+            }
+            token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+            origin = "--write-token-file: \(file)"
+        case (nil, let value?):
+            token = value
+            origin = "$\(environmentVariable)"
+        }
+        // RFC 6750's token68: letters, digits and -._~+/ then any '='. The token itself is never shown.
+        guard token.count >= minimumLength, token.wholeMatch(of: /[A-Za-z0-9\-._~+\/]+=*/) != nil else {
+            throw InputError(description: """
+                \(origin): the token must be at least \(minimumLength) characters of letters, digits and -._~+/ \
+                (such as the output of `openssl rand -hex 32`)
+                """)
+        }
+        return token
+    }
+}
+
+/// `--public-url`: an http(s) URL with no query or fragment, kept without a trailing slash.
+enum PublicURLArgument {
+    static func normalised(_ text: String) throws -> String {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.query == nil, components.fragment == nil, components.user == nil
+        else {
+            throw ValidationError("--public-url: '\(text)' is not allowed; expected an http(s) URL such as https://maps.example.org/tiles, with no query")
+        }
+        var url = text
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
     }
 }
 

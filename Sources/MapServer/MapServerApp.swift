@@ -17,6 +17,9 @@ public final class MapServerApp: Sendable {
     let configuration: MapServerConfiguration
     let tiles: TileService
     let routes: RouteStore
+    let writeAccess: WriteAccess
+    let writeRateLimiter: ClientRateLimiter
+    let publicURLs: PublicURLs
     private let viewer: ViewerAssets
     private let requestCounters = RequestCounters()
 
@@ -25,7 +28,12 @@ public final class MapServerApp: Sendable {
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.cacheDirectory, withIntermediateDirectories: true)
-        routes = try RouteStore(path: configuration.cacheDirectory + "/routes.sqlite")
+        routes = try RouteStore(path: configuration.cacheDirectory + "/routes.sqlite", quota: configuration.routeQuota)
+        writeAccess = WriteAccess(
+            token: configuration.writeToken, host: configuration.host, anonymousWritesAllowed: configuration.anonymousWritesAllowed
+        )
+        writeRateLimiter = ClientRateLimiter(burst: configuration.writeRateLimit.burst, perMinute: configuration.writeRateLimit.perMinute)
+        publicURLs = PublicURLs(configured: configuration.publicURL, listening: "\(configuration.host):\(configuration.port)")
         tiles = TileService(configuration: configuration)
         viewer = ViewerAssets(leafletDirectory: configuration.leafletDirectory)
     }
@@ -76,9 +84,9 @@ public final class MapServerApp: Sendable {
         return cap
     }
 
-    func router() -> Router<BasicRequestContext> {
+    func router() -> Router<MapRequestContext> {
         // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: MapRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Metrics see the final status, after errors have become JSON answers.
         router.add(middleware: RequestCountingMiddleware(counters: requestCounters))
         router.add(middleware: ResponseHeadersMiddleware())
@@ -91,10 +99,9 @@ public final class MapServerApp: Sendable {
         // One trie node per position: the ":style" of "/tiles/:style" is the "<style>.json" document.
         router.get("/tiles/:style") { request, context in
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
-            return JSONBody.response(TileJSON.document(
-                for: source, tileURL: self.baseURL(request) + "/tiles/\(source.name)/{z}/{x}/{y}.png",
-                name: source.title, bounds: nil, centerZoom: nil
-            ))
+            return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
+                TileJSON.document(for: source, tileURL: base + "/tiles/\(source.name)/{z}/{x}/{y}.png", name: source.title, bounds: nil, centerZoom: nil)
+            }
         }
         router.get("/tiles/:style/:z/:x/:y") { request, context in
             let address = try self.tileAddress(context)
@@ -108,24 +115,24 @@ public final class MapServerApp: Sendable {
         }
 
         router.post("/routes") { request, context in try await self.addRoute(request, context: context) }
-        router.get("/routes") { request, _ in JSONBody.response(["routes": try self.routes.ids().map { self.routeURL($0, request) }]) }
+        router.get("/routes") { request, _ in try self.listRoutes(request) }
         router.get("/routes/:id") { request, context in
             let route = try self.route(context)
-            return JSONBody.response(self.routeDocument(route, request: request, includeCoordinates: true))
+            return try self.linkedResponse(request, cacheControl: "no-cache") { base in
+                self.routeDocument(route, base: base, includeCoordinates: true)
+            }
         }
-        router.delete("/routes/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
-            guard try self.routes.delete(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
-            return Response(status: .noContent)
-        }
+        router.delete("/routes/:id") { request, context in try self.deleteRoute(request, context: context) }
         router.get("/routes/:id/tiles/:style") { request, context in
             let route = try self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
             let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: 24, zoomRange: source.zoomRange)
-            return JSONBody.response(TileJSON.document(
-                for: source, tileURL: self.routeURL(route.id, request) + "/tiles/\(source.name)/{z}/{x}/{y}.png",
-                name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
-            ))
+            return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
+                TileJSON.document(
+                    for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png",
+                    name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
+                )
+            }
         }
         router.get("/routes/:id/tiles/:style/:z/:x/:y") { request, context in
             let route = try self.route(context)
@@ -153,15 +160,7 @@ public final class MapServerApp: Sendable {
 
     // MARK: - Handlers' helpers
 
-    private func addRoute(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let body = try await body(of: request, context: context)
-        let line = try RoutePayload.parse(body, contentType: request.headers[.contentType], maxBytes: configuration.maxBodyBytes)
-        let route = try routes.add(line.coordinates)
-        let document = routeDocument(route, request: request, includeCoordinates: false)
-        return JSONBody.response(document, status: .created, headers: [.location: "/routes/\(route.id)"])
-    }
-
-    private func body(of request: Request, context: BasicRequestContext) async throws -> Data {
+    func body(of request: Request, context: MapRequestContext) async throws -> Data {
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
@@ -171,29 +170,13 @@ public final class MapServerApp: Sendable {
         }
     }
 
-    private func routeDocument(_ route: StoredRoute, request: Request, includeCoordinates: Bool) -> [String: Any] {
-        let bounds = route.bounds
-        var document: [String: Any] = [
-            "id": route.id,
-            "bounds": [bounds.west, bounds.south, bounds.east, bounds.north],
-            "start": ["lat": route.start.latitude, "lon": route.start.longitude],
-            "finish": ["lat": route.finish.latitude, "lon": route.finish.longitude],
-            "points": route.coordinates.count,
-            "tilejson": routeURL(route.id, request) + "/tiles/osm.json",
-        ]
-        if includeCoordinates {
-            document["coordinates"] = route.coordinates.map { [$0.longitude, $0.latitude] }
-        }
-        return document
-    }
-
-    private func route(_ context: BasicRequestContext) throws -> StoredRoute {
+    func route(_ context: MapRequestContext) throws -> StoredRoute {
         let id = context.parameters.get("id") ?? ""
         guard let route = try routes.route(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
         return route
     }
 
-    private func tileAddress(_ context: BasicRequestContext) throws -> TileAddress {
+    private func tileAddress(_ context: MapRequestContext) throws -> TileAddress {
         try TileAddress(
             style: context.parameters.get("style") ?? "", z: context.parameters.get("z") ?? "",
             x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", catalog: configuration.catalog
@@ -207,13 +190,6 @@ public final class MapServerApp: Sendable {
         guard let source = configuration.catalog[name] else { throw HTTPProblem.notFound("style '\(name)' is not known") }
         return source
     }
-
-    /// The scheme and host the client used, for absolute URLs in TileJSON.
-    private func baseURL(_ request: Request) -> String {
-        "http://" + (request.head.authority ?? "\(configuration.host):\(configuration.port)")
-    }
-
-    private func routeURL(_ id: String, _ request: Request) -> String { baseURL(request) + "/routes/\(id)" }
 
     /// The image as an answer (see `EncodedImage.responseHead`).
     private func imageResponse(_ image: EncodedImage, request: Request) -> Response {

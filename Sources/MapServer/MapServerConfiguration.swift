@@ -29,6 +29,17 @@ public struct MapServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Timeouts for slow clients, and how many connections are served at once.
     public var connectionLimits: ConnectionLimits
+    /// The bearer token route writes need; nil for none (see `anonymousWritesAllowed`).
+    public var writeToken: String?
+    /// Whether a server on a non-loopback address with no token takes writes from anyone.
+    public var anonymousWritesAllowed: Bool
+    /// Route writes each client may make.
+    public var writeRateLimit: WriteRateLimit
+    /// How many routes and points the route store holds at most.
+    public var routeQuota: RouteQuota
+    /// The base of the absolute URLs the server writes, such as "https://maps.example.org";
+    /// nil to use the Host each request names.
+    public var publicURL: String?
     /// Where Leaflet's files are (Debian's libjs-leaflet).
     public var leafletDirectory: String
     /// Seconds a tile is answered from memory before it is read from its cache again: so the
@@ -40,7 +51,9 @@ public struct MapServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
-        maxBodyBytes: Int = 5_000_000, connectionLimits: ConnectionLimits = ConnectionLimits(), leafletDirectory: String = "/usr/share/javascript/leaflet",
+        maxBodyBytes: Int = 5_000_000, connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
+        anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
+        publicURL: String? = nil, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60
     ) {
         self.host = host
@@ -55,7 +68,23 @@ public struct MapServerConfiguration: Sendable {
         self.renderQueueLimit = renderQueueLimit
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimits = connectionLimits
+        self.writeToken = writeToken
+        self.anonymousWritesAllowed = anonymousWritesAllowed
+        self.writeRateLimit = writeRateLimit
+        self.routeQuota = routeQuota
+        self.publicURL = publicURL
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
+    }
+}
+
+/// Route writes one client may make: `burst` at once, then `perMinute` a minute.
+public struct WriteRateLimit: Hashable, Sendable {
+    public var perMinute: Int
+    public var burst: Int
+
+    public init(perMinute: Int = 60, burst: Int = 20) {
+        self.perMinute = perMinute
+        self.burst = burst
     }
 }

@@ -3,6 +3,10 @@ import TileStore
 
 /// TileJSON 3.0.0 documents, so that Leaflet, MapLibre and friends can find the tiles.
 enum TileJSON {
+    /// How long a client or shared cache may keep a TileJSON document: it changes only when the
+    /// server is restarted with other styles.
+    static let cacheControl = "public, max-age=300"
+
     /// The whole Web Mercator world.
     static let worldBounds = [-180.0, -85.0511, 180.0, 85.0511]
 

@@ -18,37 +18,106 @@ public struct StoredRoute: Hashable, Sendable {
     public var bounds: GeoBounds { GeoBounds(containing: coordinates)! }
 }
 
+/// How much a route store may hold. A route beyond either limit is refused, never made room
+/// for by deleting someone else's.
+public struct RouteQuota: Hashable, Sendable {
+    public var maxRoutes: Int
+    /// Points over all stored routes (16 bytes each on disk).
+    public var maxPoints: Int
+
+    public init(maxRoutes: Int = 1_000, maxPoints: Int = 2_000_000) {
+        self.maxRoutes = maxRoutes
+        self.maxPoints = maxPoints
+    }
+}
+
+/// A route the store has no room for.
+public struct RouteQuotaExceeded: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// One page of the stored routes, newest first.
+public struct RoutePage: Sendable {
+    public var ids: [String]
+    /// Where the next page starts (pass it as `after`), or nil on the last page.
+    public var next: String?
+    /// How many routes are stored in all.
+    public var total: Int
+}
+
+/// A place in the list of routes that does not come from `RoutePage.next`.
+public struct InvalidRouteCursor: Error, CustomStringConvertible, Sendable {
+    public let cursor: String
+    public var description: String { "after: '\(cursor)' is not a position from this route listing" }
+}
+
 /// Routes in an SQLite file of their own, so they survive a restart. Safe to share between
-/// threads: access is serialised.
+/// threads: access is serialised. The file gives back the space of deleted routes.
 public final class RouteStore: @unchecked Sendable {
+    public let quota: RouteQuota
     private let connection: SQLiteConnection
     private let lock = NSLock()
     /// Routes read or added lately. A route never changes once stored, so a server drawing its
     /// tiles need not read and unpack it from SQLite for every request. Emptied when it fills.
     private var recent: [String: StoredRoute] = [:]
     private static let recentCapacity = 256
+    /// What is stored, kept current with every add and delete so the quota costs no query.
+    private var totals: (routes: Int, points: Int)
+    private static let bytesPerPoint = 16
 
-    public init(path: String) throws(CacheError) {
+    public init(path: String, quota: RouteQuota = RouteQuota()) throws(CacheError) {
+        self.quota = quota
         connection = try SQLiteConnection(path: path, mode: .create)
+        try RouteStore.reclaimSpaceOnDelete(connection)
         try connection.switchToWriteAheadLog()
-        try connection.execute(
-            "CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL)"
-        )
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL);
+            CREATE INDEX IF NOT EXISTS routes_newest_first ON routes (created_at DESC, id DESC);
+            """)
+        let count = try connection.prepare("SELECT count(*), coalesce(sum(length(coordinates)), 0) FROM routes")
+        _ = try count.step()
+        totals = (count.int(at: 0), count.int(at: 1) / RouteStore.bytesPerPoint)
     }
 
-    /// Stores a route under a new random id and returns it.
-    public func add(_ coordinates: [Coordinate], at date: Date = Date()) throws(CacheError) -> StoredRoute {
+    /// Makes SQLite give back the pages of deleted rows (`incremental_vacuum` after deletes).
+    /// A file made before this setting is rewritten once.
+    private static func reclaimSpaceOnDelete(_ connection: SQLiteConnection) throws(CacheError) {
+        let mode = try connection.prepare("PRAGMA auto_vacuum")
+        let incremental = try mode.step() && mode.int(at: 0) == 2
+        mode.reset()
+        guard !incremental else { return }
+        try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        try connection.execute("VACUUM")
+    }
+
+    /// Stores a route under a new random id and returns it; throws `RouteQuotaExceeded` when the
+    /// store has no room for it, and `CacheError` when it cannot be written.
+    public func add(_ coordinates: [Coordinate], at date: Date = Date()) throws -> StoredRoute {
         precondition(coordinates.count >= 2, "a stored route needs at least two points")
         let route = StoredRoute(id: RouteStore.newID(), coordinates: coordinates, createdAt: date)
-        try locked { () throws(CacheError) in
+        try locked { () throws in
+            try checkRoom(for: coordinates.count)
             let insert = try connection.prepare("INSERT INTO routes (id, created_at, coordinates) VALUES (?, ?, ?)")
             insert.bind(route.id, at: 1)
             insert.bind(date.timeIntervalSince1970, at: 2)
             insert.bind(RouteStore.pack(coordinates), at: 3)
             _ = try insert.step()
+            totals = (totals.routes + 1, totals.points + coordinates.count)
             remember(route)
         }
         return route
+    }
+
+    /// Call with the lock held.
+    private func checkRoom(for points: Int) throws(RouteQuotaExceeded) {
+        if totals.routes + 1 > quota.maxRoutes {
+            throw RouteQuotaExceeded(description: "the store holds \(totals.routes) routes, its limit of \(quota.maxRoutes); delete some first")
+        }
+        if totals.points + points > quota.maxPoints {
+            throw RouteQuotaExceeded(description: """
+                the store holds \(totals.points) points; \(points) more would pass its limit of \(quota.maxPoints); delete some routes first
+                """)
+        }
     }
 
     public func route(id: String) throws(CacheError) -> StoredRoute? {
@@ -63,24 +132,42 @@ public final class RouteStore: @unchecked Sendable {
         }
     }
 
-    /// Every route's id, newest first.
-    public func ids() throws(CacheError) -> [String] {
-        try locked { () throws(CacheError) -> [String] in
-            let query = try connection.prepare("SELECT id FROM routes ORDER BY created_at DESC")
-            var ids: [String] = []
-            while try query.step() { if let id = query.string(at: 0) { ids.append(id) } }
-            return ids
+    /// Up to `limit` route ids, newest first, starting after `after` (a `RoutePage.next`).
+    public func page(limit: Int, after cursor: String? = nil) throws -> RoutePage {
+        let start = try cursor.map { text throws(InvalidRouteCursor) in try RouteCursor(text) }
+        return try locked { () throws(CacheError) -> RoutePage in
+            let query = try connection.prepare("""
+                SELECT id, created_at FROM routes WHERE ?1 IS NULL OR created_at < ?1 OR (created_at = ?1 AND id < ?2)
+                ORDER BY created_at DESC, id DESC LIMIT ?3
+                """)
+            if let start {
+                query.bind(start.createdAt, at: 1)
+                query.bind(start.id, at: 2)
+            }
+            query.bind(limit + 1, at: 3)
+            var rows: [RouteCursor] = []
+            while try query.step() {
+                if let id = query.string(at: 0) { rows.append(RouteCursor(createdAt: query.double(at: 1), id: id)) }
+            }
+            let more = rows.count > limit
+            rows = Array(rows.prefix(limit))
+            return RoutePage(ids: rows.map(\.id), next: more ? rows.last?.text : nil, total: totals.routes)
         }
     }
 
-    /// Removes a route; false when there was none.
+    /// Removes a route, giving its space back to the file system; false when there was none.
     public func delete(id: String) throws(CacheError) -> Bool {
         try locked { () throws(CacheError) -> Bool in
-            let delete = try connection.prepare("DELETE FROM routes WHERE id = ?")
+            let delete = try connection.prepare("DELETE FROM routes WHERE id = ? RETURNING length(coordinates)")
             delete.bind(id, at: 1)
+            guard try delete.step() else { return false }
+            let points = delete.int(at: 0) / RouteStore.bytesPerPoint
             _ = try delete.step()
+            totals = (totals.routes - 1, totals.points - points)
             recent[id] = nil
-            return connection.changes > 0
+            // Free pages go back to the file system, and the log's copy of them with it.
+            try connection.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)")
+            return true
         }
     }
 
@@ -90,7 +177,7 @@ public final class RouteStore: @unchecked Sendable {
         recent[route.id] = route
     }
 
-    private func locked<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -114,4 +201,27 @@ public final class RouteStore: @unchecked Sendable {
         let values = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
         return stride(from: 0, to: values.count - 1, by: 2).map { Coordinate(latitude: values[$0 + 1], longitude: values[$0]) }
     }
+}
+
+/// A place in the newest-first list of routes: the creation time and id of the last route seen,
+/// written as "<seconds since 1970>_<id>".
+private struct RouteCursor {
+    var createdAt: Double
+    var id: String
+
+    init(createdAt: Double, id: String) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    init(_ text: String) throws(InvalidRouteCursor) {
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, let createdAt = Double(parts[0]), createdAt.isFinite, !parts[1].isEmpty, parts[1].count <= 64 else {
+            throw InvalidRouteCursor(cursor: text)
+        }
+        self.init(createdAt: createdAt, id: String(parts[1]))
+    }
+
+    /// Written with every digit a double needs, so the cursor reads back as the same value.
+    var text: String { "\(createdAt)_\(id)" }
 }

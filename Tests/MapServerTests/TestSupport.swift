@@ -100,7 +100,9 @@ enum HTTP {
     static func send(
         _ method: String = "GET", _ path: String, port: Int, headers: [(String, String)] = [], body: Data? = nil
     ) async throws -> HTTPReply {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+        // The test's own Host when it gives one, else this server's.
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
@@ -374,7 +376,8 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts `mapframe serve --port 0 <arguments>` and waits for its
     /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
     /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
-    static func start(_ arguments: [String], descriptorLimit: Int? = nil) async throws -> ServerProcess {
+    /// `environment` adds to the test's own environment.
+    static func start(_ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]) async throws -> ServerProcess {
         let logs = try TemporaryDirectory("logs")
         let process = Process()
         let serve = ["serve", "--port", "0"] + arguments
@@ -385,7 +388,7 @@ final class ServerProcess: @unchecked Sendable {
             process.executableURL = try MapframeExecutable.url()
             process.arguments = serve
         }
-        process.environment = childEnvironment()
+        process.environment = childEnvironment().merging(environment) { $1 }
         let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
         _ = FileManager.default.createFile(atPath: stdout, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr, contents: nil)
@@ -418,6 +421,8 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
+
+    var standardOutput: String { (try? String(contentsOfFile: logs.path + "/stdout", encoding: .utf8)) ?? "" }
 
     /// This process's environment with a proxy that refuses connections, so that nothing can
     /// reach the internet, except loopback, where the servers and simulators of the tests listen.

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import TileStore
+
+/// The stored routes' handlers: writes are checked (`WriteAccess`), rate-limited per client and
+/// held to the store's quota; a write the store cannot take answers 503, and reads go on.
+extension MapServerApp {
+    /// The longest page of `GET /routes`, and the page given when none is asked for.
+    static let maxRoutesPerPage = 1_000
+    static let defaultRoutesPerPage = 100
+    /// What a client is told to wait when a write could not be stored.
+    static let storageRetryAfter = "60"
+
+    func addRoute(_ request: Request, context: MapRequestContext) async throws -> Response {
+        try admitWrite(request, context: context)
+        let body = try await body(of: request, context: context)
+        let line = try RoutePayload.parse(body, contentType: request.headers[.contentType], maxBytes: configuration.maxBodyBytes)
+        let base = try publicURLs.base(for: request)
+        let route: StoredRoute
+        do {
+            route = try routes.add(line.coordinates)
+        } catch let error as RouteQuotaExceeded {
+            throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
+        } catch let error as CacheError {
+            throw HTTPProblem.cannotStore("the route is not stored", error)
+        }
+        var headers: HTTPFields = [.location: "/routes/\(route.id)", .cacheControl: "no-store"]
+        if base.fromHost { headers[.vary] = "Host" }
+        return JSONBody.response(routeDocument(route, base: base.url, includeCoordinates: false), status: .created, headers: headers)
+    }
+
+    func deleteRoute(_ request: Request, context: MapRequestContext) throws -> Response {
+        try admitWrite(request, context: context)
+        let id = context.parameters.get("id") ?? ""
+        let deleted: Bool
+        do {
+            deleted = try routes.delete(id: id)
+        } catch {
+            throw HTTPProblem.cannotStore("route '\(id)' is not deleted", error)
+        }
+        guard deleted else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+        return Response(status: .noContent)
+    }
+
+    /// `GET /routes?limit=N&after=CURSOR`: the routes' URLs, newest first, a page at a time.
+    func listRoutes(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        for (name, _) in query where name != "limit" && name != "after" {
+            throw HTTPProblem.badRequest("\(name): unknown parameter; allowed parameters are limit and after")
+        }
+        var limit = Self.defaultRoutesPerPage
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...Self.maxRoutesPerPage).contains(value) else {
+                throw HTTPProblem.badRequest("limit: '\(text)' is not a whole number in 1...\(Self.maxRoutesPerPage)")
+            }
+            limit = value
+        }
+        let page: RoutePage
+        do {
+            page = try routes.page(limit: limit, after: query["after"].map(String.init))
+        } catch let error as InvalidRouteCursor {
+            throw HTTPProblem.badRequest(error.description)
+        }
+        return try linkedResponse(request, cacheControl: "no-cache") { base in
+            var document: [String: Any] = ["routes": page.ids.map { base + "/routes/\($0)" }, "total": page.total]
+            if let next = page.next {
+                document["next"] = base + "/routes?limit=\(limit)&after=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? next)
+            }
+            return document
+        }
+    }
+
+    func routeDocument(_ route: StoredRoute, base: String, includeCoordinates: Bool) -> [String: Any] {
+        let bounds = route.bounds
+        var document: [String: Any] = [
+            "id": route.id,
+            "bounds": [bounds.west, bounds.south, bounds.east, bounds.north],
+            "start": ["lat": route.start.latitude, "lon": route.start.longitude],
+            "finish": ["lat": route.finish.latitude, "lon": route.finish.longitude],
+            "points": route.coordinates.count,
+            "tilejson": base + "/routes/\(route.id)/tiles/osm.json",
+        ]
+        if includeCoordinates {
+            document["coordinates"] = route.coordinates.map { [$0.longitude, $0.latitude] }
+        }
+        return document
+    }
+
+    /// A JSON answer holding absolute URLs made from `publicURLs`: it says how long it may be
+    /// kept, and, when the URLs come from the request's Host, that it varies with it.
+    func linkedResponse(_ request: Request, cacheControl: String, _ document: (String) -> [String: Any]) throws -> Response {
+        let base = try publicURLs.base(for: request)
+        var headers: HTTPFields = [.cacheControl: cacheControl]
+        if base.fromHost { headers[.vary] = "Host" }
+        return JSONBody.response(document(base.url), headers: headers)
+    }
+
+    /// Refuses a write the client may not make (401, 403) or not make yet (429).
+    private func admitWrite(_ request: Request, context: MapRequestContext) throws {
+        try writeAccess.check(request)
+        if let wait = writeRateLimiter.acquire(for: context.clientAddress) {
+            let seconds = Int(wait.rounded(.up))
+            throw HTTPProblem(
+                status: .tooManyRequests,
+                message: "too many writes from \(context.clientAddress): at most \(writeRateLimiter.burst) at once and one every \(writeRateLimiter.interval) s; try again in \(seconds) s",
+                headers: [.retryAfter: String(seconds)]
+            )
+        }
+    }
+}
+
+extension HTTPProblem {
+    /// 507: the store is at its quota (RFC 4918).
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+
+    /// A write the server could not make: its storage failed (a full disk, say). Not the
+    /// client's fault, and reads carry on, so: 503, to be tried again later.
+    static func cannotStore(_ what: String, _ error: Error) -> HTTPProblem {
+        HTTPProblem(
+            status: .serviceUnavailable, message: "\(what): the server cannot write to its storage (\(error))",
+            headers: [.retryAfter: MapServerApp.storageRetryAfter]
+        )
+    }
+}
