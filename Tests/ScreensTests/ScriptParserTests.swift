@@ -32,6 +32,19 @@ import Testing
         }
     }
 
+    /// The step limit is checked on the count, before any step is read, and holds exactly.
+    @Test func stepLimit() throws {
+        func script(steps count: Int) -> String {
+            #"{"style": "osm", "steps": ["# + Array(repeating: #"{"zoomIn": true}"#, count: count).joined(separator: ",") + "]}"
+        }
+        #expect(try parse(script(steps: ScriptParser.maxSteps)).steps.count == ScriptParser.maxSteps)
+        let refused = error(script(steps: ScriptParser.maxSteps + 1))
+        #expect(refused?.description == "steps: \(ScriptParser.maxSteps + 1) steps; at most \(ScriptParser.maxSteps) are allowed (\(ScriptParser.maxSteps + 1) frames)")
+        // Counted before the steps are read: a bad step past the limit is not what is reported.
+        let late = #"{"style": "osm", "steps": ["# + Array(repeating: #"{"tapp": 1}"#, count: ScriptParser.maxSteps + 1).joined(separator: ",") + "]}"
+        #expect(error(late)?.description.contains("at most \(ScriptParser.maxSteps) are allowed") == true)
+    }
+
     @Test func readsTheExample() throws {
         let script = try parse(Self.example)
         #expect(script.style == "osm")

@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    /// A script of 100,000 steps ran until killed; the step limit refuses one step too many
+    /// before a frame is drawn.
+    @Test func aScriptOverTheStepLimitExitsTwoAndDrawsNothing() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let steps = Array(repeating: #"{"wait": 0.1}"#, count: ScriptParser.maxSteps + 1).joined(separator: ",")
+        let script = try writeScript(#"{"style": "osm", "steps": ["# + steps + "]}")
+        let out = directory.appendingPathComponent("out")
+        #expect(play(script) == 2)
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is drawn for a script over the limit")
+        let message = errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
+        #expect(message == "script.json: steps: \(ScriptParser.maxSteps + 1) steps; at most \(ScriptParser.maxSteps) are allowed (\(ScriptParser.maxSteps + 1) frames)")
+    }
+
     @Test func anOutputDirectoryThatCannotBeMadeExitsOne() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try writeScript(#"{"style": "osm", "camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 15}, "steps": []}"#)

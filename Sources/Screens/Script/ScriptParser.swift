@@ -16,11 +16,16 @@ import StrictJSON
 /// ```
 ///
 /// `style` and `steps` are required; `camera` defaults to the app's fallback view, `chrome` to
-/// false, `size` to 320 x 480 and `scale` to 1. Each step is an object with exactly one field.
+/// false, `size` to 320 x 480 and `scale` to 1. Each step is an object with exactly one field,
+/// and a script has at most `maxSteps` of them.
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
 public enum ScriptParser {
     static let topLevelFields = ["style", "camera", "chrome", "size", "scale", "steps"]
+    /// The most steps a script may have; it draws one frame more. Thousands of steps cover any
+    /// real flow of the app, and the limit is checked before anything is read or drawn.
+    public static let maxSteps = 2_000
+
     static let stepNames = [
         "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "geolocate", "placefinder", "photos", "stage",
     ]
@@ -29,7 +34,9 @@ public enum ScriptParser {
     public static func load(contentsOf url: URL, styles: [String: ZoomRange]) throws(ScriptError) -> Script {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try BoundedFile.contents(of: url, maxBytes: BoundedFile.maxScriptBytes)
+        } catch let error as BoundedFile.TooLarge {
+            throw .unreadable(path: url.path, reason: error.description)
         } catch {
             throw .unreadable(path: url.path, reason: error.localizedDescription)
         }
@@ -58,6 +65,9 @@ public enum ScriptParser {
         let layout = try readLayout(root)
         let camera = try root.object("camera").map { fields throws(JSONFieldError) in try readCamera(fields, zoomRange: zoomRange) }
         guard let values = try root.array("steps") else { throw JSONFieldError(path: "steps", value: nil, allowed: "an array of steps") }
+        guard values.count <= maxSteps else {
+            throw JSONFieldError(path: "steps", message: "\(values.count) steps; at most \(maxSteps) are allowed (\(maxSteps + 1) frames)")
+        }
         let steps = try values.enumerated().map { index, value throws(JSONFieldError) in
             try readStep(value, path: "steps[\(index)]", panel: layout.mapPanelViewport, directory: directory)
         }
