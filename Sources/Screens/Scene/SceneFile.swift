@@ -37,7 +37,9 @@ public enum SceneFile {
     public static func load(_ url: URL, catalog: StyleCatalog) throws(SceneError) -> Scene {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try BoundedFile.contents(of: url, maxBytes: BoundedFile.maxSceneBytes)
+        } catch let error as BoundedFile.TooLarge {
+            throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: error.description))
         } catch {
             throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: "cannot be read (\(error.localizedDescription))"))
         }

@@ -140,7 +140,9 @@ public struct ScriptPlayer {
     ) throws(ScriptError) -> Payload {
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try BoundedFile.contents(of: file, maxBytes: PayloadLimits.defaultMaxBytes)
+        } catch let error as BoundedFile.TooLarge {
+            throw .unreadable(path: file.path, reason: error.description)
         } catch {
             throw .unreadable(path: file.path, reason: error.localizedDescription)
         }
