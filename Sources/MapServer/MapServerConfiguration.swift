@@ -27,6 +27,9 @@ public struct MapServerConfiguration: Sendable {
     public var renderQueueLimit: Int
     /// The largest request body accepted (routes, scenes).
     public var maxBodyBytes: Int
+    /// The longest a request waits for the upstream: past it, a tile is answered stale or grey,
+    /// and a frame is drawn with what is cached, while the fetch goes on to fill the cache.
+    public var upstreamWait: Duration
     /// Timeouts for slow clients, and how many connections are served at once.
     public var connectionLimits: ConnectionLimits
     /// The bearer token route writes need; nil for none (see `anonymousWritesAllowed`).
@@ -51,7 +54,7 @@ public struct MapServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
-        maxBodyBytes: Int = 5_000_000, connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
+        maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60
@@ -67,6 +70,7 @@ public struct MapServerConfiguration: Sendable {
         self.renderThreads = renderThreads
         self.renderQueueLimit = renderQueueLimit
         self.maxBodyBytes = maxBodyBytes
+        self.upstreamWait = upstreamWait
         self.connectionLimits = connectionLimits
         self.writeToken = writeToken
         self.anonymousWritesAllowed = anonymousWritesAllowed

@@ -200,10 +200,22 @@ final class TileService: Sendable {
         }
     }
 
+    /// Fills a tile, waiting for the upstream at most `upstreamWait`: past it, the request goes
+    /// on without the tile (a stale copy or grey), and the fetch goes on to fill the cache.
     private func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
         let started = Date()
+        let wait = configuration.upstreamWait
         let fill = await withCheckedContinuation { continuation in
-            io.async { store.fill(tile) { continuation.resume(returning: $0) } }
+            let result = FirstResult(continuation)
+            io.async {
+                store.fill(tile) { result.resume(returning: $0) }
+                // Cached tiles complete at once, so only fetches need a timer.
+                guard !result.isDone else { return }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(wait.components.seconds * 1000))) {
+                    let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
+                    result.resume(returning: .missing(MissingTile(tile: tile, reason: .fetchFailed(reason))))
+                }
+            }
         }
         if fill == .fetched || fill == .revalidated { metrics.upstreamDuration(since: started) }
         return fill
@@ -225,5 +237,20 @@ final class TileService: Sendable {
     private static func maxAge(_ freshness: TileFreshness?) -> Int {
         guard let freshness else { return untrackedMaxAge }
         return max(0, Int(freshness.expiresAt.timeIntervalSinceNow))
+    }
+}
+
+/// Resumes a continuation with the first result it is given, and ignores the rest.
+private final class FirstResult: Sendable {
+    private let continuation: Mutex<CheckedContinuation<TileFill, Never>?>
+
+    init(_ continuation: CheckedContinuation<TileFill, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    var isDone: Bool { continuation.withLock { $0 == nil } }
+
+    func resume(returning fill: TileFill) {
+        continuation.withLock { $0.take() }?.resume(returning: fill)
     }
 }
