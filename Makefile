@@ -7,12 +7,16 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps build demo test bench bench-server goldens clean
+.PHONY: all deps deps-test build demo test bench bench-server goldens clean
 
 all: build
 
+# What building and running needs; the tests need a little more (a browser, python3).
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
 
 build: deps
 	$(SWIFT) build --product mapframe
@@ -30,7 +34,7 @@ demo: build $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 	done
 	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/"
 
-test: deps
+test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
@@ -48,7 +52,7 @@ bench-server: deps
 	SWIFT="$(SWIFT)" scripts/bench-server.sh
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
-goldens: deps
+goldens: deps-test
 	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests" || true
 	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
 

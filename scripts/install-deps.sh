@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages MapFrame builds and runs with, if any are missing.
+# Installs the Debian packages MapFrame needs, if any are missing: `install-deps.sh build` for
+# building and running it (what `make demo` needs), `install-deps.sh test` for that and the tests.
 # Runs `apt-get update` once, and only when something has to be installed.
 set -euo pipefail
 
@@ -11,10 +12,19 @@ packages=(
   libcurl4-openssl-dev  # fetching tiles upstream
   libxml2-dev        # CycleStreets XML and GPX
   fontconfig fonts-dejavu-core  # DejaVu Sans for labels
-  python3            # a second MBTiles reader in the tests
   libjs-leaflet      # Leaflet for the viewer page that `mapframe serve` serves at /
-  chromium           # the viewer page's browser test (headless)
 )
+case "${1:-test}" in
+  build) ;;
+  test)
+    packages+=(
+      python3          # a second MBTiles reader in the tests
+      chromium         # the viewer page's browser test (headless)
+      util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests
+    )
+    ;;
+  *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do
