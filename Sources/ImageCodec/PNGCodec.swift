@@ -8,6 +8,10 @@ public struct ImageCodecError: Error, CustomStringConvertible, Sendable {
     init(cMessage: [CChar]) {
         description = String(decoding: cMessage.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    init(_ description: String) {
+        self.description = description
+    }
 }
 
 /// How hard the PNG encoder works. Map frames are dominated by encoding time, so the

@@ -73,10 +73,14 @@ struct CacheCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check each cache's integrity and that every tile decodes.",
-            discussion: "Exits 1 when a problem is found, unless --delete-corrupt removed every corrupt tile."
+            abstract: "Check each cache's integrity and that every tile decodes, at a tile's size.",
+            discussion: """
+                A tile is corrupt when it does not decode, or when it is not \(TileSource.standardTileSize) pixels square \
+                (or twice that, for retina tiles). Exits 1 when a problem is found, unless --delete-corrupt removed \
+                every corrupt tile.
+                """
         )
-        @Flag(name: .customLong("delete-corrupt"), help: "Delete tiles that do not decode.")
+        @Flag(name: .customLong("delete-corrupt"), help: "Delete corrupt tiles.")
         var deleteCorrupt = false
         @OptionGroup var target: Target
 
@@ -84,9 +88,10 @@ struct CacheCommand: ParsableCommand {
             var problems = 0
             for cache in try target.caches() {
                 let integrity = try cache.integrityCheck()
-                let corrupt = try cache.corruptTiles(delete: deleteCorrupt)
-                print("\(cache.path): integrity \(integrity); \(corrupt.count) tiles do not decode\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
-                for tile in corrupt.prefix(20) { print("  \(tile)") }
+                let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
+                let corrupt = try cache.corruptTiles(checkingWith: decoder, delete: deleteCorrupt)
+                print("\(cache.path): integrity \(integrity); \(corrupt.count) corrupt tiles\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
+                for found in corrupt.prefix(20) { print("  \(found.tile): \(found.reason)") }
                 if integrity != "ok" || (!corrupt.isEmpty && !deleteCorrupt) { problems += 1 }
             }
             if problems > 0 { throw ExitCode.failure }

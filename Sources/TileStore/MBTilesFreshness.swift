@@ -1,5 +1,4 @@
 import Foundation
-import ImageCodec
 import MapGeometry
 
 /// A summary of a cache's contents.
@@ -11,6 +10,12 @@ public struct CacheStatistics: Sendable, Equatable {
     /// Tiles with no freshness record, such as generated fixture tiles.
     public var untrackedCount: Int
     public var tilesPerZoom: [Int: Int]
+}
+
+/// A stored tile that cannot be drawn, and why.
+public struct CorruptTile: Hashable, Sendable {
+    public let tile: TileID
+    public let reason: String
 }
 
 /// Freshness, use and maintenance of a cache: the SQL behind MapFrame's side tables.
@@ -147,15 +152,20 @@ extension MBTilesCache {
         )
     }
 
-    /// Tiles whose bytes do not decode as an image; with `delete`, they are removed.
-    public func corruptTiles(delete: Bool) throws(CacheError) -> [TileID] {
+    /// Tiles that `decoder` refuses: bytes that are not an image, or an image of a size no
+    /// tile has. With `delete`, they are removed.
+    public func corruptTiles(checkingWith decoder: TileDecoder, delete: Bool) throws(CacheError) -> [CorruptTile] {
         let query = try connection.prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
-        var corrupt: [TileID] = []
+        var corrupt: [CorruptTile] = []
         while try query.step() {
             let tile = TileID(z: query.int(at: 0), x: query.int(at: 1), tmsRow: query.int(at: 2))
-            if (try? PNGCodec.decode(query.data(at: 3) ?? Data())) == nil { corrupt.append(tile) }
+            do {
+                _ = try decoder.decode(query.data(at: 3) ?? Data())
+            } catch {
+                corrupt.append(CorruptTile(tile: tile, reason: error.description))
+            }
         }
-        if delete { for tile in corrupt { try self.delete(tile) } }
+        if delete { for found in corrupt { try self.delete(found.tile) } }
         return corrupt
     }
 

@@ -19,6 +19,9 @@ public struct TileSource: Hashable, Sendable {
     public var zoomRange: ZoomRange
     /// The side of one tile in pixels.
     public var tileSize: Int
+    /// The only tile size a style may have today. Caches are checked against it, whichever
+    /// style wrote them.
+    public static let standardTileSize = 256
     /// The attribution text; a "\n" splits it into lines.
     public var attribution: String
     /// The attribution the CycleStreets app showed in 2010, kept for faithful reproductions.
@@ -51,7 +54,7 @@ public struct TileSource: Hashable, Sendable {
             throw JSONFieldError(path: "maxZoom", message: "\(maxZoom) is below minZoom \(minZoom)")
         }
         zoomRange = ZoomRange(min: minZoom, max: maxZoom)
-        tileSize = try reader.integer("tileSize", in: 256...256) ?? 256
+        tileSize = try reader.integer("tileSize", in: Self.standardTileSize...Self.standardTileSize) ?? Self.standardTileSize
         attribution = try reader.requiredString("attribution")
         legacyAttribution = try reader.string("legacyAttribution")
         subdomains = try (reader.array("subdomains") ?? []).enumerated().map { index, value throws(JSONFieldError) in

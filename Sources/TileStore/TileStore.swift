@@ -135,7 +135,7 @@ public final class TileStore: @unchecked Sendable {
             return .missing(MissingTile(tile: id, reason: .unreadable(error.description)))
         }
         do {
-            let image = try PNGCodec.decode(data)
+            let image = try source.tileDecoder.decode(data)
             decodedTiles.insert(image, for: key)
             recordUse(id)
             return .image(image)

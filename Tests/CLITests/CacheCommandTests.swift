@@ -54,7 +54,7 @@ struct CacheCommandTests {
         try Self.withSeededCache { workspace, cache in
             let sound = try workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(sound.status == 0, "\(sound)")
-            #expect(sound.standardOutput.contains("integrity ok; 0 tiles do not decode"), "\(sound)")
+            #expect(sound.standardOutput.contains("integrity ok; 0 corrupt tiles"), "\(sound)")
 
             let victim = try #require(Self.area.tiles.sorted().first)
             let corrupt = try runPython("""
@@ -69,8 +69,9 @@ struct CacheCommandTests {
 
             let found = try workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(found.status == 1, "\(found)")
-            #expect(found.standardOutput.contains("1 tiles do not decode"), "\(found)")
-            #expect(found.standardOutput.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == victim.description }, "the corrupt tile \(victim) is not named: \(found)")
+            #expect(found.standardOutput.contains("1 corrupt tiles"), "\(found)")
+            let named = found.standardOutput.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(victim): ") }
+            #expect(named?.contains("does not decode") == true, "the corrupt tile \(victim) is not named with its fault: \(found)")
             #expect(try CacheContents.read(cache).tiles.contains(victim), "verify without --delete-corrupt must not delete")
 
             let deleted = try workspace.mapframe("cache", "verify", "--delete-corrupt", "--cache", cache)
@@ -82,6 +83,29 @@ struct CacheCommandTests {
 
             let again = try workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(again.status == 0, "\(again)")
+        }
+    }
+
+    @Test("verify counts tiles of the wrong size as corrupt, naming the size found and the sizes allowed")
+    func verifyWrongSize() throws {
+        try Self.withSeededCache { workspace, cache in
+            let victim = try #require(Self.area.tiles.sorted().first)
+            let png = try workspace.write(BlankPNG.data(width: 17, height: 5), to: "wrong-size.png")
+            let replaced = try runPython("""
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                           (open(sys.argv[2], "rb").read(), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
+                db.commit()
+                print(db.total_changes)
+                """, [cache, png, String(victim.z), String(victim.x), String(victim.tmsRow)])
+            try #require(replaced.status == 0 && replaced.standardOutput.hasPrefix("1"), "could not replace the tile: \(replaced)")
+
+            let found = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(found.status == 1, "\(found)")
+            #expect(found.standardOutput.contains("integrity ok; 1 corrupt tiles"), "\(found)")
+            let line = found.standardOutput.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(victim): ") }
+            #expect(line?.contains("17x5") == true && line?.contains("256x256") == true, "the tile, its size and the sizes allowed should be named: \(found)")
         }
     }
 

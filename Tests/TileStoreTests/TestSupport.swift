@@ -240,6 +240,8 @@ final class UpstreamWorld: Sendable {
     let clock: TestClock
     let fetcher: TileFetcher
     let store: TileStore
+    /// The store's decoded-tile memory, to see what it holds.
+    let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     let directory: URL
 
     /// - Parameter tileHeaders: response headers sent with every simulated tile.
@@ -258,9 +260,11 @@ final class UpstreamWorld: Sendable {
         let clock = TestClock()
         self.clock = clock
         fetcher = TileFetcher(policy: policy, userAgentOverridden: userAgentOverridden, environment: environment)
+        let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: 64)
+        self.decodedTiles = decodedTiles
         store = TileStore(
             source: source, cache: try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path),
-            decodedTiles: LRUCache(capacity: 64), fetcher: fetcher, capacity: capacity, clock: { clock.now }
+            decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
         )
     }
 

@@ -77,7 +77,7 @@ public final class TileFetcher: Sendable {
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = UpstreamRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
         let exchange = Exchange(
-            request: request, url: url, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime,
+            request: request, url: url, decoder: source.tileDecoder, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime,
             clock: clock, completion: completion
         )
         attempt(exchange, number: 1)
@@ -87,6 +87,8 @@ public final class TileFetcher: Sendable {
     private struct Exchange: Sendable {
         let request: UpstreamRequest
         let url: TileURL
+        /// Checks the tile's size and decodes it.
+        let decoder: TileDecoder
         /// The freshness a 304 that says nothing of it renews the copy for.
         let lifetimeOn304: TimeInterval
         let clock: @Sendable () -> Date
@@ -153,7 +155,7 @@ public final class TileFetcher: Sendable {
         }
         switch response.status {
         case 200:
-            return .done(validate(response, url: url, now: now))
+            return .done(validate(response, of: exchange, now: now))
         case 304:
             return .done(.notModified(FreshnessRules.freshness(
                 headers: response.headers, receivedAt: now, defaultLifetime: exchange.lifetimeOn304
@@ -170,9 +172,10 @@ public final class TileFetcher: Sendable {
         }
     }
 
-    /// A 200 is stored only if it is an image that decodes: never an HTML error page, a
-    /// truncated body or a corrupt image.
-    private func validate(_ response: UpstreamResponse, url: TileURL, now: Date) -> FetchOutcome {
+    /// A 200 is stored only if it is an image of a tile's size that decodes: never an HTML
+    /// error page, a truncated body, a corrupt image, or an image of another size.
+    private func validate(_ response: UpstreamResponse, of exchange: Exchange, now: Date) -> FetchOutcome {
+        let url = exchange.url
         let contentType = response.headers["content-type"]?.lowercased() ?? ""
         guard contentType.hasPrefix("image/") else {
             return .failed("\(url.redacted): answered \(contentType.isEmpty ? "no content type" : contentType), not an image")
@@ -181,10 +184,10 @@ public final class TileFetcher: Sendable {
             return .failed("\(url.redacted): body is \(response.body.count) bytes, \(declared) announced")
         }
         do {
-            let image = try PNGCodec.decode(response.body)
+            let image = try exchange.decoder.decode(response.body)
             return .fetched(data: response.body, image: image, freshness: FreshnessRules.freshness(headers: response.headers, receivedAt: now))
         } catch {
-            return .failed("\(url.redacted): the image does not decode (\(error.description))")
+            return .failed("\(url.redacted): \(error.description)")
         }
     }
 }

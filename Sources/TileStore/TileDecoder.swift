@@ -1,0 +1,63 @@
+import Foundation
+import ImageCodec
+
+/// Why a tile's bytes were refused.
+public enum TileImageError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The image's header gives a size a tile of its source never has.
+    case wrongSize(width: Int, height: Int, allowedSides: [Int])
+    /// Not an image, or a broken one.
+    case undecodable(String)
+
+    public var description: String {
+        switch self {
+        case .wrongSize(let width, let height, let sides):
+            let allowed = sides.map { "\($0)x\($0)" }.joined(separator: " or ")
+            return "the image is \(width)x\(height) pixels; a tile must be \(allowed)"
+        case .undecodable(let message):
+            return "the image does not decode (\(message))"
+        }
+    }
+}
+
+/// Decodes one source's tiles. Each image's header is checked against the source's tile size
+/// first, so an image of another size is refused like a corrupt one before a pixel of it is
+/// decoded: an 8192x8192 PNG can be a few kilobytes on the wire and 256 MiB decoded, and a
+/// 17x5 one would be drawn as a solid block.
+public struct TileDecoder: Hashable, Sendable {
+    /// The sides a tile may have: the source's tile size, or twice it (retina tiles). Tiles
+    /// are square.
+    public let allowedSides: [Int]
+
+    public init(tileSize: Int) {
+        allowedSides = [tileSize, 2 * tileSize]
+    }
+
+    /// The image's header, when it is an image of a size a tile may have.
+    public func check(_ data: Data) throws(TileImageError) -> ImageHeader {
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.read(data)
+        } catch {
+            throw .undecodable(error.description)
+        }
+        guard header.width == header.height, allowedSides.contains(header.width) else {
+            throw .wrongSize(width: header.width, height: header.height, allowedSides: allowedSides)
+        }
+        return header
+    }
+
+    /// The decoded tile, after its header has passed `check`.
+    public func decode(_ data: Data) throws(TileImageError) -> RasterImage {
+        _ = try check(data)
+        do {
+            return try PNGCodec.decode(data)
+        } catch {
+            throw .undecodable(error.description)
+        }
+    }
+}
+
+extension TileSource {
+    /// The decoder for this source's tiles, which checks their size.
+    public var tileDecoder: TileDecoder { TileDecoder(tileSize: tileSize) }
+}
