@@ -69,6 +69,9 @@ public final class RasterImage: @unchecked Sendable {
 
     deinit { free(pixels) }
 
+    /// The memory the pixels take, in bytes.
+    public var byteCount: Int { stride * height }
+
     /// The colour at a pixel, with alpha un-premultiplied.
     public func pixel(x: Int, y: Int) -> RGBA {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")

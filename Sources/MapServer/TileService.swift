@@ -16,10 +16,12 @@ final class TileService: Sendable {
     let configuration: MapServerConfiguration
     private let fetcher: TileFetcher?
     /// Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few frames
-    /// and composited tiles are drawing at once (the server's memory target is 100 MB).
-    private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: 64)
-    /// Encoded tiles ready to send, so that hot tiles never touch SQLite.
-    private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048)
+    /// and composited tiles are drawing at once (the server's memory target is 100 MB); the
+    /// byte budget holds when tiles are 512 px too.
+    private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: DecodedTileBudget(tiles: 64, bytes: 16 << 20))
+    /// Encoded tiles ready to send, so that hot tiles never touch SQLite: 2048 of them, within
+    /// 64 MiB, since a tile body may be up to 2 MB.
+    private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048, maxBytes: 64 << 20) { $0.image.body.readableBytes }
     private let stores = Mutex<[String: TileStore]>([:])
     private let io = DispatchQueue(label: "mapframe-io", attributes: .concurrent)
     private let renderPool: BlockingPool<FrameRenderer>

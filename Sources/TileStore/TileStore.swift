@@ -61,6 +61,30 @@ public enum TileFill: Sendable, Equatable {
 public struct DecodedTileKey: Hashable, Sendable {
     public var cachePath: String
     public var tile: TileID
+
+    public init(cachePath: String, tile: TileID) {
+        self.cachePath = cachePath
+        self.tile = tile
+    }
+}
+
+/// How much memory decoded tiles may take: at most `tiles` of them and `bytes` of pixels,
+/// whichever comes first. A 256-pixel tile is 256 KiB decoded, a 512-pixel (retina) one 1 MiB.
+public struct DecodedTileBudget: Hashable, Sendable {
+    public var tiles: Int
+    public var bytes: Int
+
+    public init(tiles: Int, bytes: Int) {
+        self.tiles = tiles
+        self.bytes = bytes
+    }
+}
+
+extension LRUCache where Key == DecodedTileKey, Value == RasterImage {
+    /// A memory of decoded tiles within `budget`, each tile costing its pixels' bytes.
+    public convenience init(capacity budget: DecodedTileBudget) {
+        self.init(capacity: budget.tiles, maxBytes: budget.bytes, cost: { $0.byteCount })
+    }
 }
 
 /// An optional size limit for a cache. When it is passed, the least recently used tiles are
@@ -83,8 +107,9 @@ public struct CacheCapacity: Hashable, Sendable {
 /// Safe to share between threads: cache access is serialised, and concurrent requests for one
 /// tile share one upstream fetch.
 public final class TileStore: @unchecked Sendable {
-    /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB.
-    public static let defaultMemoryCapacity = 128
+    /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB,
+    /// and 32 MiB holds 32 retina tiles.
+    public static let defaultMemoryCapacity = DecodedTileBudget(tiles: 128, bytes: 32 << 20)
 
     public let source: TileSource
     public let cachePath: String

@@ -260,7 +260,7 @@ final class UpstreamWorld: Sendable {
         let clock = TestClock()
         self.clock = clock
         fetcher = TileFetcher(policy: policy, userAgentOverridden: userAgentOverridden, environment: environment)
-        let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: 64)
+        let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: TileStore.defaultMemoryCapacity)
         self.decodedTiles = decodedTiles
         store = TileStore(
             source: source, cache: try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path),

@@ -114,6 +114,79 @@ struct LRUCacheTests {
         #expect(cache.value(for: "b") == nil)
     }
 
+    @Test("the bytes held never exceed the byte budget: the least recently used go first")
+    func byteBudget() {
+        // Values are their own cost in bytes.
+        let cache = LRUCache<String, Int>(capacity: 100, maxBytes: 1000) { $0 }
+        cache.insert(400, for: "a")
+        cache.insert(400, for: "b")
+        #expect(cache.bytes == 800 && cache.count == 2)
+        #expect(cache.value(for: "a") == 400)  // "b" is now the least recently used
+        cache.insert(300, for: "c")
+        #expect(cache.bytes == 700, "b had to go to make room: \(cache.bytes) bytes held, 1000 allowed")
+        #expect(cache.value(for: "b") == nil && cache.value(for: "a") == 400 && cache.value(for: "c") == 300)
+        cache.insert(900, for: "d")
+        #expect(cache.count == 1 && cache.bytes == 900, "a and c both had to go: \(cache.count) entries, \(cache.bytes) bytes")
+        cache.insert(100, for: "d")
+        #expect(cache.bytes == 100, "replacing a value replaces its cost")
+    }
+
+    @Test("a value costing more than the whole budget is not kept, and evicts nothing")
+    func oversizedValue() {
+        let cache = LRUCache<String, Int>(capacity: 10, maxBytes: 1000) { $0 }
+        cache.insert(600, for: "a")
+        cache.insert(1001, for: "huge")
+        #expect(cache.value(for: "huge") == nil)
+        #expect(cache.value(for: "a") == 600 && cache.bytes == 600)
+        cache.insert(2000, for: "a")
+        #expect(cache.value(for: "a") == nil && cache.bytes == 0 && cache.count == 0, "an old value is not kept in place of a new one")
+    }
+
+    /// Random inserts and lookups, checked step by step against a plain list kept in use order.
+    @Test("under random use the cache keeps exactly what a reference LRU keeps, within both limits")
+    func matchesReferenceModel() {
+        let capacity = 8, maxBytes = 2000
+        let cache = LRUCache<Int, Int>(capacity: capacity, maxBytes: maxBytes) { $0 }
+        var reference: [(key: Int, cost: Int)] = []  // oldest first
+        var random = SystemRandomNumberGenerator()
+        for step in 0..<5000 {
+            let key = Int.random(in: 0..<20, using: &random)
+            if Bool.random(using: &random) {
+                let cost = Int.random(in: 0...700, using: &random)
+                cache.insert(cost, for: key)
+                reference.removeAll { $0.key == key }
+                reference.append((key, cost))
+                while reference.count > capacity || reference.reduce(0, { $0 + $1.cost }) > maxBytes { reference.removeFirst() }
+            } else {
+                let expected = reference.firstIndex { $0.key == key }.map { reference.remove(at: $0) }
+                if let expected { reference.append(expected) }
+                let found = cache.value(for: key)
+                guard found == expected?.cost else {
+                    Issue.record("step \(step): key \(key) gave \(String(describing: found)), expected \(String(describing: expected?.cost))")
+                    return
+                }
+            }
+            let bytes = reference.reduce(0) { $0 + $1.cost }
+            guard cache.count == reference.count, cache.bytes == bytes, cache.bytes <= maxBytes else {
+                Issue.record("step \(step): \(cache.count) entries of \(cache.bytes) bytes; expected \(reference.count) of \(bytes), at most \(maxBytes) bytes")
+                return
+            }
+        }
+    }
+
+    @Test("decoded tiles cost their pixel bytes: a tile memory stays within its byte budget")
+    func decodedTileBudget() {
+        let budget = DecodedTileBudget(tiles: 64, bytes: 1 << 20)
+        let cache = LRUCache<DecodedTileKey, RasterImage>(capacity: budget)
+        for x in 0..<10 {
+            let side = x.isMultiple(of: 2) ? 256 : 512
+            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: DecodedTileKey(cachePath: "t", tile: TileID(z: 10, x: x, y: 0)))
+            #expect(cache.bytes <= budget.bytes, "\(cache.bytes) bytes held after \(x + 1) tiles; the budget is \(budget.bytes)")
+        }
+        // The last tile is 512 px: 1 MiB, the whole budget.
+        #expect(cache.count == 1 && cache.bytes == 512 * 512 * 4)
+    }
+
     @Test("a cache of one keeps only the newest entry")
     func capacityOne() {
         let cache = LRUCache<Int, String>(capacity: 1)

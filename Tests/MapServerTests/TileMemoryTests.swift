@@ -1,0 +1,96 @@
+import Foundation
+import MapFrameTestSupport
+import MapGeometry
+import Testing
+import UpstreamSimulator
+
+/// The server's memory under an upstream that answers every tile with an 8192x8192 PNG: 52 KB
+/// on the wire, 256 MiB if it were decoded. Such images are refused from their header, so the
+/// server's peak memory stays far below what even one of them would take decoded.
+@Suite struct TileMemoryTests {
+    /// What one 8192x8192 image takes decoded, at four bytes a pixel.
+    static let decodedHugeTile = 8192 * 8192 * 4
+
+    @Test func hugeUpstreamImagesNeverReachTheServersMemory() async throws {
+        let cache = try TemporaryDirectory("huge-tiles")
+        defer { cache.remove() }
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        let huge = BlankPNG.data(width: 8192, height: 8192)
+        upstream.setDefaultHandler { _ in .png(huge) }
+        let styleFile = cache.path + "/huge.style.json"
+        try Data(#"{"name": "huge", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Huge"}"#.utf8)
+            .write(to: URL(fileURLWithPath: styleFile))
+        let server = try await MeasuredServer.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
+
+        let first = TileID.containing(Fixtures.cambridge, zoom: 16)
+        for offset in 0..<40 {
+            let tile = TileID(z: first.z, x: first.x + offset % 8, y: first.y + offset / 8)
+            let reply = try await HTTP.send("GET", Fixtures.tilePath(tile, style: "huge"), port: server.port)
+            #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == "true", "tile \(tile) should be the grey placeholder: \(reply.status)")
+            // Checked after every tile, so that a server that does decode them fails at once
+            // rather than taking the machine's memory.
+            let peak = try server.peakMemory()
+            guard peak < Self.decodedHugeTile else {
+                Issue.record("after \(offset + 1) tiles the server's peak memory (VmHWM) is \(peak >> 20) MiB; allowed less than \(Self.decodedHugeTile >> 20) MiB, one such tile decoded")
+                return
+            }
+        }
+        #expect(upstream.requests.count == 40, "each tile should be asked for once")
+        let peak = try server.peakMemory()
+        print("TileMemoryTests: peak memory after 40 8192x8192 upstream tiles: \(peak >> 20) MiB")
+        #expect(peak < Self.decodedHugeTile, "peak \(peak >> 20) MiB")
+    }
+}
+
+/// `mapframe serve` as a child process whose memory the test can read from /proc.
+final class MeasuredServer: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+    private let logs: TemporaryDirectory
+
+    private init(process: Process, port: Int, logs: TemporaryDirectory) {
+        self.process = process
+        self.port = port
+        self.logs = logs
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        logs.remove()
+    }
+
+    /// Starts `mapframe serve --port 0 <arguments>` and waits until it says where it listens.
+    static func start(_ arguments: [String]) async throws -> MeasuredServer {
+        let logs = try TemporaryDirectory("measured-logs")
+        let process = Process()
+        process.executableURL = try MapframeExecutable.url()
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = ServerProcess.childEnvironment()
+        let stdout = logs.path + "/stdout"
+        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var port: Int?
+        try await waitUntil("mapframe serve says where it listens") {
+            let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+            port = output.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }
+            guard port != nil || process.isRunning else { throw TestSetupError(description: "mapframe serve exited early") }
+            return port != nil
+        }
+        return MeasuredServer(process: process, port: port!, logs: logs)
+    }
+
+    /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
+    func peakMemory() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
+            throw TestSetupError(description: "no VmHWM in /proc/\(process.processIdentifier)/status")
+        }
+        return kibibytes * 1024
+    }
+}
