@@ -3,6 +3,8 @@ enum Reply {
     case respond(SimulatedResponse, Delivery)
     /// Never answer; hold the connection until the client closes it or the server stops.
     case silence
+    /// Close the connection without answering: gracefully, or with a reset.
+    case hangUp(reset: Bool)
 }
 
 /// Serves one accepted connection: reads each request, asks `reply` what to do, and writes the
@@ -26,6 +28,9 @@ struct ConnectionHandler {
                 switch reply(head.recorded) {
                 case .silence:
                     reader.waitForClose()
+                    return
+                case .hangUp(let reset):
+                    if reset { Socket.resetOnClose(fd) }
                     return
                 case .respond(let response, let delivery):
                     let keepAlive: Bool

@@ -18,4 +18,9 @@ public enum Fault: Sendable {
     case corruptImage
     /// Sends the normal response, its body in small chunks at about this many bytes per second.
     case slowDrip(bytesPerSecond: Int)
+    /// Reads the request, then closes the connection without a word of answer.
+    case closeWithoutAnswer
+    /// Reads the request, then resets the connection (a TCP RST), as a crashing server or a
+    /// dropped NAT mapping does.
+    case reset
 }

@@ -26,6 +26,10 @@ struct Responder: Sendable {
             return .respond(Self.corruptPNG, .complete)
         case .slowDrip(let bytesPerSecond):
             return .respond(normalResponse(to: request), .drip(bytesPerSecond: bytesPerSecond))
+        case .closeWithoutAnswer:
+            return .hangUp(reset: false)
+        case .reset:
+            return .hangUp(reset: true)
         }
     }
 

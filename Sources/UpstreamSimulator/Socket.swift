@@ -12,11 +12,28 @@ struct SocketError: Error, CustomStringConvertible {
 enum Socket {
     /// A listening TCP socket on 127.0.0.1 with a port chosen by the kernel.
     static func listenOnLoopback() throws -> (fd: Int32, port: Int) {
+        let (fd, port) = try bindLoopback(reuseAddress: true)
+        do {
+            try check("listen", listen(fd, 128))
+            return (fd, port)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// A TCP socket bound to 127.0.0.1 with a port chosen by the kernel, not yet listening:
+    /// until it listens, connections to the port are refused. `reuseAddress` (SO_REUSEADDR)
+    /// lets a listener rebind at once after a restart; without it, nothing else can bind the
+    /// port while this socket lives.
+    static func bindLoopback(reuseAddress: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         do {
             var one: Int32 = 1
-            try check("setsockopt", setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)))
+            if reuseAddress {
+                try check("setsockopt", setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)))
+            }
 
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -28,7 +45,6 @@ enum Socket {
                     try check("getsockname", getsockname(fd, address, &length))
                 }
             }
-            try check("listen", listen(fd, 128))
             return (fd, Int(UInt16(bigEndian: address.sin_port)))
         } catch {
             close(fd)
@@ -83,6 +99,12 @@ enum Socket {
             }
         }
         return true
+    }
+
+    /// Makes closing `fd` reset the connection (a TCP RST) instead of ending it gracefully.
+    static func resetOnClose(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// Wakes any thread blocked on `fd` (accept, recv or send) and makes further use fail, without

@@ -206,6 +206,32 @@ private let tilePath = "/15/16396/10894.png"
         #expect(upstream.connectionCount == 2)
     }
 
+    @Test func closeWithoutAnswerFaultHangsUpAfterTheRequest() throws {
+        let upstream = try UpstreamSimulator()
+        upstream.setResponse(.png(sampleTile), for: tilePath)
+        upstream.inject(.closeWithoutAnswer, for: tilePath)
+
+        #expect(try curl([upstream.baseURL + tilePath]).exitCode == 52)  // CURLE_GOT_NOTHING
+        #expect(upstream.requestCount(for: tilePath) == 1)
+        #expect(try curl([upstream.baseURL + tilePath]).status == 200)
+    }
+
+    @Test func resetFaultResetsTheConnectionAfterTheRequest() throws {
+        let upstream = try UpstreamSimulator()
+        upstream.setResponse(.png(sampleTile), for: tilePath)
+        upstream.inject(.reset, for: tilePath)
+
+        #expect(try curl([upstream.baseURL + tilePath]).exitCode == 56)  // CURLE_RECV_ERROR: connection reset
+        #expect(upstream.requestCount(for: tilePath) == 1)
+        #expect(try curl([upstream.baseURL + tilePath]).status == 200)
+    }
+
+    @Test func refusingPortRefusesConnectionsAndKeepsThePort() throws {
+        let refusing = try RefusingPort()
+        #expect(try curl([refusing.baseURL + tilePath]).exitCode == 7)  // CURLE_COULDNT_CONNECT
+        #expect(!canBind(port: refusing.port), "no other server may take the port meanwhile")
+    }
+
     @Test func stopReleasesThePort() throws {
         let upstream = try UpstreamSimulator()
         #expect(try curl([upstream.baseURL + tilePath]).status == 404)
