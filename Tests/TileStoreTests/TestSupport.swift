@@ -154,12 +154,15 @@ final class TestClock: Sendable {
 }
 
 extension FetchPolicy {
-    /// Short timeouts and waits, so that a fault costs a second or two rather than the minutes
-    /// real servers are allowed.
-    static func fastTest(maxAttempts: Int = 3, maxConnectionsPerHost: Int = 2, userAgent: String = FetchPolicy.defaultUserAgent) -> FetchPolicy {
+    /// Short timeouts and waits, so that a fault costs a second or two rather than the
+    /// seconds real servers are allowed.
+    static func fastTest(
+        maxAttempts: Int = 3, maxConnectionsPerHost: Int = 2, userAgent: String = FetchPolicy.defaultUserAgent,
+        fetchDeadline: Duration = .seconds(3)
+    ) -> FetchPolicy {
         FetchPolicy(
             userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(1), totalTimeout: .seconds(2),
-            maxAttempts: maxAttempts, retryBackoff: .milliseconds(50), maxRetryAfter: .seconds(2)
+            maxAttempts: maxAttempts, retryBackoff: .milliseconds(50), fetchDeadline: fetchDeadline
         )
     }
 }

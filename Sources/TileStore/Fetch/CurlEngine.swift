@@ -3,9 +3,18 @@ import CCurlShim
 import Foundation
 import Synchronization
 
+/// What one try at a request came to, and when it was sent (nil if it never was).
+struct TransferResult: Sendable {
+    let sentAt: ContinuousClock.Instant?
+    let response: Result<UpstreamResponse, TransportError>
+}
+
 /// Runs HTTP transfers on libcurl's multi interface, on one thread of its own: HTTP/2 where
-/// the server offers it, connection reuse, and at most `maxConnectionsPerHost` connections to
-/// any one host. Completions are called on that thread.
+/// the server offers it, and connection reuse. Completions are called on that thread.
+///
+/// The engine keeps its own queue per host and hands a transfer to libcurl only while that
+/// host has fewer than `maxConnectionsPerHost` transfers running, so a transfer's timeouts
+/// count from when it is sent, never from when it was queued.
 ///
 /// Only the engine's thread touches the multi handle, except `curl_multi_wakeup`, which libcurl
 /// allows from any thread; that is why the class can be shared.
@@ -19,7 +28,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private struct State {
-        var pending: [CurlTransfer] = []
+        var incoming: [CurlTransfer] = []
         var stopping = false
     }
 
@@ -34,35 +43,38 @@ final class CurlEngine: @unchecked Sendable {
         _ = CurlEngine.globalInit
         multi = curl_multi_init()!
         self.limits = limits
-        mf_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
         mf_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         let thread = Thread { [self] in runLoop() }
         thread.name = "mapframe-curl"
         thread.start()
     }
 
-    /// Starts a transfer; `completion` gets the response or the transport failure.
-    func perform(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamResponse, TransportError>) -> Void) {
-        let transfer = CurlTransfer(request: request, limits: limits, completion: completion)
+    /// Queues a try at a request; `completion` gets the response or the transport failure.
+    /// - Parameter deadline: when the whole fetch must be over. A later try of a fetch passes
+    ///   it: the try goes ahead of first tries waiting for the host, and gets only the time
+    ///   left. A first try (nil) gets the engine's full limits.
+    func perform(_ request: UpstreamRequest, deadline: ContinuousClock.Instant? = nil,
+                 completion: @escaping @Sendable (TransferResult) -> Void) {
+        let transfer = CurlTransfer(request: request, deadline: deadline, limits: limits, completion: completion)
         let accepted = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
-            state.pending.append(transfer)
+            state.incoming.append(transfer)
             return true
         }
         guard accepted else {
-            completion(.failure(.failed("the fetcher has shut down")))
+            transfer.finish(.failure(.shutDown))
             return
         }
         curl_multi_wakeup(multi)
     }
 
-    /// Fails any transfers still running and stops the thread, waiting for it. Idempotent.
+    /// Fails any transfers still queued or running and stops the thread, waiting for it. Idempotent.
     func shutdown() {
         if requestStop() { stopped.wait() }
     }
 
-    /// Asks the thread to fail any transfers still running and stop, without waiting for it;
-    /// safe on any thread, that one included. Returns whether this was the first request.
+    /// Asks the thread to fail any transfers still queued or running and stop, without waiting
+    /// for it; safe on any thread, that one included. Returns whether this was the first request.
     @discardableResult func requestStop() -> Bool {
         let first = state.withLock { state -> Bool in
             defer { state.stopping = true }
@@ -78,35 +90,49 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func runLoop() {
+        var queue = HostQueue<CurlTransfer>(limit: limits.maxConnectionsPerHost)
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
-            let (newTransfers, stopping) = state.withLock { state in
-                defer { state.pending.removeAll() }
-                return (state.pending, state.stopping)
+            let (incoming, stopping) = state.withLock { state in
+                defer { state.incoming.removeAll() }
+                return (state.incoming, state.stopping)
             }
             if stopping {
-                for transfer in newTransfers + Array(running.values) {
-                    curl_multi_remove_handle(multi, transfer.handle)
-                    transfer.finish(.failure(.failed("the fetcher has shut down")))
-                }
+                for transfer in running.values { curl_multi_remove_handle(multi, transfer.handle) }
+                for transfer in incoming + queue.removeAll() + Array(running.values) { transfer.finish(.failure(.shutDown)) }
                 stopped.signal()
                 return
             }
-            for transfer in newTransfers {
-                running[transfer.handle] = transfer
-                curl_multi_add_handle(multi, transfer.handle)
+            for transfer in incoming { queue.add(transfer, host: transfer.host, first: transfer.isLaterTry) }
+            var ready = queue.startable()
+            while !ready.isEmpty {
+                for transfer in ready {
+                    if transfer.send(at: .now) {
+                        running[transfer.handle] = transfer
+                        curl_multi_add_handle(multi, transfer.handle)
+                    } else {
+                        queue.finished(host: transfer.host)
+                        transfer.finish(.failure(.deadlinePassed))
+                    }
+                }
+                // A try whose deadline had passed freed its slot at once.
+                ready = queue.startable()
             }
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
-            var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            var finishedAny = false
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                       let transfer = running.removeValue(forKey: handle) else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
+                queue.finished(host: transfer.host)
                 transfer.complete(with: code)
+                finishedAny = true
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // A finished transfer may have freed a slot for one that waits: start it at once.
+            if !finishedAny { curl_multi_poll(multi, nil, 0, 1000, nil) }
         }
     }
 }
@@ -114,21 +140,32 @@ final class CurlEngine: @unchecked Sendable {
 /// One transfer's easy handle and the bytes it has received.
 final class CurlTransfer: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
-    private let completion: @Sendable (Result<UpstreamResponse, TransportError>) -> Void
-    private let maxBodyBytes: Int
+    /// Scheme, host and port: transfers to one host share its connections.
+    let host: String
+    /// When the fetch this try belongs to must be over; nil for a first try.
+    private let deadline: ContinuousClock.Instant?
+    private let limits: CurlEngine.Limits
+    private let completion: @Sendable (TransferResult) -> Void
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var body = Data()
     private var headers: [String: String] = [:]
     private var bodyTooLarge = false
+    private var sentAt: ContinuousClock.Instant?
+    /// The timeouts the try was sent with: the engine's, or less when the deadline was near.
+    private var connectLimit = Duration.zero
+    private var totalLimit = Duration.zero
     /// libcurl writes its error message here during the transfer, so the memory must stay put
     /// for the transfer's life (a Swift array's address is only good for one call).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(request: UpstreamRequest, limits: CurlEngine.Limits, completion: @escaping @Sendable (Result<UpstreamResponse, TransportError>) -> Void) {
+    init(request: UpstreamRequest, deadline: ContinuousClock.Instant?, limits: CurlEngine.Limits,
+         completion: @escaping @Sendable (TransferResult) -> Void) {
         handle = curl_easy_init()!
+        host = CurlTransfer.hostKey(of: request.url)
+        self.deadline = deadline
+        self.limits = limits
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.completion = completion
-        maxBodyBytes = limits.maxBodyBytes
         let opaqueSelf = Unmanaged.passUnretained(self).toOpaque()
         mf_curl_easy_setopt_string(handle, CURLOPT_URL, request.url)
         mf_curl_easy_setopt_string(handle, CURLOPT_USERAGENT, request.userAgent)
@@ -139,8 +176,6 @@ final class CurlTransfer: @unchecked Sendable {
         mf_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         mf_curl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         mf_curl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 3)
-        mf_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout.milliseconds))
-        mf_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout.milliseconds))
         mf_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         mf_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
         mf_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, opaqueSelf)
@@ -154,8 +189,25 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
+    /// Whether this is a later try of a fetch already under way.
+    var isLaterTry: Bool { deadline != nil }
+
+    /// Sets the timeouts, from now, for the transfer about to be handed to libcurl: the
+    /// engine's limits, or the time left before the deadline if that is less. False when the
+    /// deadline has passed, and the transfer must not be sent.
+    func send(at now: ContinuousClock.Instant) -> Bool {
+        let left = deadline.map { $0 - now } ?? limits.totalTimeout
+        guard left >= .milliseconds(1) else { return false }
+        sentAt = now
+        totalLimit = min(limits.totalTimeout, left)
+        connectLimit = min(limits.connectTimeout, totalLimit)
+        mf_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(connectLimit.milliseconds))
+        mf_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(totalLimit.milliseconds))
+        return true
+    }
+
     fileprivate func append(body bytes: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + bytes.count <= maxBodyBytes else {
+        guard body.count + bytes.count <= limits.maxBodyBytes else {
             bodyTooLarge = true
             return false
         }
@@ -182,21 +234,49 @@ final class CurlTransfer: @unchecked Sendable {
             var status = 0
             mf_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             finish(.success(UpstreamResponse(status: status, headers: headers, body: body)))
-            return
-        }
-        let detail = String(cString: errorBuffer)
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-        if bodyTooLarge {
-            finish(.failure(.bodyTooLarge(limit: maxBodyBytes)))
-        } else if code == CURLE_OPERATION_TIMEDOUT {
-            finish(.failure(.timeout(message)))
         } else {
-            finish(.failure(.failed(message)))
+            finish(.failure(error(for: code)))
         }
     }
 
-    func finish(_ result: Result<UpstreamResponse, TransportError>) {
-        completion(result)
+    func finish(_ response: Result<UpstreamResponse, TransportError>) {
+        completion(TransferResult(sentAt: sentAt, response: response))
+    }
+
+    /// The cause of a failed transfer, from libcurl's code and what it knows of the connection.
+    private func error(for code: CURLcode) -> TransportError {
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        var osError = 0
+        mf_curl_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
+        switch code {
+        case _ where bodyTooLarge:
+            return .bodyTooLarge(limit: limits.maxBodyBytes)
+        case CURLE_OPERATION_TIMEDOUT:
+            var connectedAfter = 0.0
+            mf_curl_easy_getinfo_double(handle, CURLINFO_CONNECT_TIME, &connectedAfter)
+            return connectedAfter == 0 ? .connectTimeout(connectLimit) : .responseTimeout(totalLimit, receivedBytes: body.count)
+        case CURLE_COULDNT_CONNECT where osError == Int(ECONNREFUSED):
+            return .refused
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .unresolvedHost(URLComponents(string: host)?.host ?? host)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            // libcurl gives the errno of a connect failure only; a reset shows in its message.
+            return osError == Int(ECONNRESET) || message.contains("Connection reset") ? .reset : .failed(message)
+        case CURLE_GOT_NOTHING:
+            return .closedWithoutAnswer
+        case CURLE_PARTIAL_FILE:
+            return .truncated
+        default:
+            return .failed(message)
+        }
+    }
+
+    /// "scheme://host:port" of a URL; the URL itself if it does not parse.
+    private static func hostKey(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host else { return url }
+        let scheme = components.scheme ?? "http"
+        return "\(scheme)://\(host):\(components.port ?? (scheme == "https" ? 443 : 80))"
     }
 }
 
@@ -213,10 +293,4 @@ private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, 
     let length = size * count
     transfer.append(headerLine: String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self))
     return length
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
 }

@@ -1,6 +1,22 @@
 import Foundation
 
-/// How politely and how persistently MapFrame fetches tiles.
+/// How politely and how persistently MapFrame fetches tiles, and so how long a tile can take.
+///
+/// A fetch's time counts from when its first request is sent. A tile waiting for one of its
+/// host's `maxConnectionsPerHost` connections is not sent yet, and its clock has not started.
+///
+/// - A connection refused, reset or closed without an answer, a body cut short, a 429 and a
+///   5xx answer are tried again, up to `maxAttempts` tries in all, after `retryBackoff`,
+///   doubling each time, or after the `Retry-After` of a 429 or 503.
+/// - A timeout is not tried again: a server that hung once will hang again, and every try
+///   would wait as long. Nor is anything else (a 4xx, a bad image, a name that does not resolve).
+/// - Every try and every wait fits within `fetchDeadline` of the first request: a wait that
+///   would end after it fails the tile at once, and a later try gets only the time left, for
+///   connecting and in all.
+///
+/// So the longest a tile can take from when it is sent is `fetchDeadline` (20 s by default);
+/// against a hung upstream, `min(totalTimeout, fetchDeadline)` (15 s). Storing it may then
+/// wait for another process's write to the cache, for SQLite's busy timeout at most.
 public struct FetchPolicy: Sendable {
     /// MapFrame's version, sent in the User-Agent.
     public static let version = "0.1"
@@ -9,17 +25,20 @@ public struct FetchPolicy: Sendable {
     public static let defaultUserAgent = "MapFrame/\(version) (map frame renderer and tile cache; https://github.com/mapframe)"
 
     public var userAgent: String
-    /// At most this many connections to one host at once (the OSM policy asks for few).
+    /// At most this many requests to one host at once (the OSM policy asks for few); more wait
+    /// their turn, unsent.
     public var maxConnectionsPerHost: Int
+    /// The longest one try may take to connect.
     public var connectTimeout: Duration
-    /// The longest one request may take, body included.
+    /// The longest one try may take in all, body included.
     public var totalTimeout: Duration
-    /// Tries per tile, the first included, for timeouts, dropped connections and 5xx answers.
+    /// Tries per tile, the first included, for refused, reset or dropped connections and 5xx answers.
     public var maxAttempts: Int
     /// The wait before the second try; it doubles for each try after.
     public var retryBackoff: Duration
-    /// The longest `Retry-After` MapFrame waits for; a longer one fails the tile now.
-    public var maxRetryAfter: Duration
+    /// The longest one fetch may take, from its first request to its last answer, over all
+    /// its tries and waits (`Retry-After` included).
+    public var fetchDeadline: Duration
     /// How long a 404 is remembered, so the tile is not asked for on every frame.
     public var missingTileMemory: TimeInterval
     /// How long a failed fetch (after all its tries) is remembered, so that a server in trouble
@@ -31,7 +50,7 @@ public struct FetchPolicy: Sendable {
     public init(
         userAgent: String = FetchPolicy.defaultUserAgent, maxConnectionsPerHost: Int = 2,
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15), maxAttempts: Int = 3,
-        retryBackoff: Duration = .milliseconds(500), maxRetryAfter: Duration = .seconds(30),
+        retryBackoff: Duration = .milliseconds(500), fetchDeadline: Duration = .seconds(20),
         missingTileMemory: TimeInterval = 600, failedFetchMemory: TimeInterval = 60, maxTileBytes: Int = 2_000_000
     ) {
         self.userAgent = userAgent
@@ -40,7 +59,7 @@ public struct FetchPolicy: Sendable {
         self.totalTimeout = totalTimeout
         self.maxAttempts = maxAttempts
         self.retryBackoff = retryBackoff
-        self.maxRetryAfter = maxRetryAfter
+        self.fetchDeadline = fetchDeadline
         self.missingTileMemory = missingTileMemory
         self.failedFetchMemory = failedFetchMemory
         self.maxTileBytes = maxTileBytes

@@ -30,8 +30,9 @@ public struct CachedValidators: Sendable {
 }
 
 /// Fetches tiles from their upstream servers through libcurl: identifying User-Agent,
-/// conditional requests, retries with backoff for timeouts and 5xx, `Retry-After` on 429 and
-/// 503, and validation before anything is handed back to be stored.
+/// conditional requests, retries with backoff for dropped connections and 5xx, `Retry-After`
+/// on 429 and 503, all within a deadline (see `FetchPolicy`), and validation before anything
+/// is handed back to be stored.
 public final class TileFetcher: Sendable {
     public let policy: FetchPolicy
     private let userAgentOverridden: Bool
@@ -45,9 +46,10 @@ public final class TileFetcher: Sendable {
         self.policy = policy
         self.userAgentOverridden = userAgentOverridden
         self.environment = environment
+        // A first try's own limits are within the deadline too.
         engine = CurlEngine(limits: CurlEngine.Limits(
-            maxConnectionsPerHost: policy.maxConnectionsPerHost, connectTimeout: policy.connectTimeout,
-            totalTimeout: policy.totalTimeout, maxBodyBytes: policy.maxTileBytes
+            maxConnectionsPerHost: policy.maxConnectionsPerHost, connectTimeout: min(policy.connectTimeout, policy.fetchDeadline),
+            totalTimeout: min(policy.totalTimeout, policy.fetchDeadline), maxBodyBytes: policy.maxTileBytes
         ))
     }
 
@@ -80,7 +82,7 @@ public final class TileFetcher: Sendable {
             request: request, url: url, decoder: source.tileDecoder, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime,
             clock: clock, completion: completion
         )
-        attempt(exchange, number: 1)
+        attempt(exchange, number: 1, deadline: nil)
     }
 
     /// One fetch, over however many attempts it takes.
@@ -107,31 +109,36 @@ public final class TileFetcher: Sendable {
         return box.outcome!
     }
 
-    private func attempt(_ exchange: Exchange, number: Int) {
-        engine.perform(exchange.request) { [self] result in
+    /// One try. `deadline` is nil for the first, whose send starts the fetch's clock.
+    private func attempt(_ exchange: Exchange, number: Int, deadline: ContinuousClock.Instant?) {
+        engine.perform(exchange.request, deadline: deadline) { [self] transfer in
+            let deadline = deadline ?? transfer.sentAt.map { $0 + policy.fetchDeadline }
             // Decoding and storing happen off the transfer thread, which keeps the network moving.
-            DispatchQueue.global().async { [self] in settle(result, of: exchange, number: number) }
+            DispatchQueue.global().async { [self] in settle(transfer.response, of: exchange, number: number, deadline: deadline) }
         }
     }
 
-    /// Turns one attempt's result into the outcome, or schedules the next attempt.
-    private func settle(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, number: Int) {
+    /// Turns one try's result into the outcome, or schedules the next try if it can be made
+    /// before the deadline.
+    private func settle(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, number: Int,
+                        deadline: ContinuousClock.Instant?) {
         let completion = exchange.completion
         switch classify(result, of: exchange, now: exchange.clock()) {
         case .done(let outcome):
             completion(outcome)
-        case .retry(let reason, let delay):
-            guard number < policy.maxAttempts else {
+        case .retry(let reason, let asked):
+            guard number < policy.maxAttempts, let deadline else {
                 completion(.failed("\(reason) after \(number) tries"))
                 return
             }
-            let wait = delay ?? policy.retryBackoff * (1 << (number - 1))
-            guard wait <= policy.maxRetryAfter else {
-                completion(.failed("\(reason); the server asked to wait \(wait), longer than \(policy.maxRetryAfter)"))
+            let wait = asked ?? policy.retryBackoff * (1 << (number - 1))
+            guard ContinuousClock.now + wait < deadline else {
+                let waiting = asked.map { "the server asked to wait \($0.secondsText)" } ?? "the next try, in \(wait.secondsText),"
+                completion(.failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline"))
                 return
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
-                attempt(exchange, number: number + 1)
+                attempt(exchange, number: number + 1, deadline: deadline)
             }
         }
     }
@@ -146,10 +153,9 @@ public final class TileFetcher: Sendable {
         let url = exchange.url
         let response: UpstreamResponse
         switch result {
-        case .failure(.bodyTooLarge(let limit)):
-            return .done(.failed("\(url.redacted): body larger than \(limit) bytes"))
         case .failure(let error):
-            return .retry("\(url.redacted): \(url.scrub(error.description))", after: nil)
+            let reason = "\(url.redacted): \(url.scrub(error.description))"
+            return error.isWorthRetrying ? .retry(reason, after: nil) : .done(.failed(reason))
         case .success(let success):
             response = success
         }

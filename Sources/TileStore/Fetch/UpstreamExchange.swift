@@ -28,20 +28,66 @@ public struct UpstreamResponse: Sendable {
     }
 }
 
-/// Why a request got no HTTP answer.
+/// Why a request got no HTTP answer, in words that name the cause.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Connecting or the whole transfer took longer than allowed.
-    case timeout(String)
+    /// No connection within the time allowed for connecting.
+    case connectTimeout(Duration)
+    /// Connected, but no answer, or no complete answer, within the time allowed in all.
+    case responseTimeout(Duration, receivedBytes: Int)
+    /// Nothing listens on the port.
+    case refused
+    /// The server or something on the way reset the connection.
+    case reset
+    /// The server closed the connection without answering.
+    case closedWithoutAnswer
+    /// The connection closed before the whole body arrived.
+    case truncated
+    /// The host name does not resolve.
+    case unresolvedHost(String)
     /// The body was larger than the fetcher accepts.
     case bodyTooLarge(limit: Int)
-    /// Anything else libcurl reports: refused connection, reset, a body shorter than announced.
+    /// The fetch's deadline passed before a connection was free for this try.
+    case deadlinePassed
+    /// The fetcher was shut down.
+    case shutDown
+    /// Anything else libcurl reports (TLS, protocol errors), in its words.
     case failed(String)
+
+    /// Whether trying again soon may help: the server or the network dropped the request.
+    /// A timeout is not worth it: a server that hung once will hang again, and every try
+    /// would wait as long.
+    var isWorthRetrying: Bool {
+        switch self {
+        case .refused, .reset, .closedWithoutAnswer, .truncated: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
-        case .timeout(let message): return "timed out (\(message))"
-        case .bodyTooLarge(let limit): return "body larger than \(limit) bytes"
-        case .failed(let message): return message
+        case .connectTimeout(let limit): "timed out: no connection within \(limit.secondsText)"
+        case .responseTimeout(let limit, 0): "timed out: no answer within \(limit.secondsText)"
+        case .responseTimeout(let limit, let received): "timed out: the answer was not complete within \(limit.secondsText) (\(received) bytes received)"
+        case .refused: "connection refused"
+        case .reset: "connection reset"
+        case .closedWithoutAnswer: "the server closed the connection without answering"
+        case .truncated: "the connection closed before the whole body arrived"
+        case .unresolvedHost(let host): "the host name \(host) does not resolve"
+        case .bodyTooLarge(let limit): "body larger than \(limit) bytes"
+        case .deadlinePassed: "no connection was free before the fetch's deadline"
+        case .shutDown: "the fetcher has shut down"
+        case .failed(let message): message
         }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// "15 s", "0.5 s": for messages.
+    var secondsText: String {
+        String(format: "%g s", Double(milliseconds) / 1000)
     }
 }
