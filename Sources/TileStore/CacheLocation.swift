@@ -35,7 +35,9 @@ public enum CacheLocation: Sendable, Equatable {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw CacheError.sqlite(path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)")
+                throw CacheError.sqlite(
+                    path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)", failure: .write
+                )
             }
             return try MBTilesCache(creatingIfNeeded: path)
         }

@@ -80,7 +80,7 @@ public final class MBTilesCache {
     }
 
     private static func reason(_ error: CacheError) -> String {
-        if case .sqlite(_, _, let message) = error { return message }
+        if case .sqlite(_, _, let message, _) = error { return message }
         return error.description
     }
 
@@ -107,7 +107,7 @@ public final class MBTilesCache {
     /// Stores a tile's bytes, replacing any earlier ones.
     public func store(_ data: Data, for tile: TileID) throws(CacheError) {
         guard let insertTile else {
-            throw CacheError.sqlite(path: path, operation: "prepare insert", message: connection.lastErrorMessage)
+            throw CacheError.sqlite(path: path, operation: "prepare insert", message: connection.lastErrorMessage, failure: .write)
         }
         insertTile.reset()
         insertTile.bind(tile.z, at: 1)

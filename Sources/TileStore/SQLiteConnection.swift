@@ -36,13 +36,15 @@ final class SQLiteConnection {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Runs one or more statements that return no rows.
+    /// Runs one or more statements that return no rows: schema changes, transactions and
+    /// other writes, so a failure is a write failure.
     func execute(_ sql: String) throws(CacheError) {
         var message: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(message)
-            throw CacheError.sqlite(path: path, operation: sql.prefix(40).description, message: text)
+            throw CacheError.sqlite(path: path, operation: sql.prefix(40).description, message: text, failure: .writing(status))
         }
     }
 
@@ -131,13 +133,18 @@ final class SQLiteStatement {
 
     /// Advances to the next row; false when there are no more.
     func step() throws(CacheError) -> Bool {
-        switch sqlite3_step(statement) {
+        let status = sqlite3_step(statement)
+        switch status {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
             let message = connection.lastErrorMessage
+            let writes = sqlite3_stmt_readonly(statement) == 0
             sqlite3_reset(statement)
-            throw CacheError.sqlite(path: connection.path, operation: "query", message: message)
+            throw CacheError.sqlite(
+                path: connection.path, operation: writes ? "write" : "query", message: message,
+                failure: writes ? .writing(status) : .reading(status)
+            )
         }
     }
 
@@ -154,6 +161,18 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
         return Data(bytes: bytes, count: count)
+    }
+}
+
+extension CacheError.SQLiteFailure {
+    /// A failed write, from SQLite's result code: SQLITE_FULL means the disk is full.
+    static func writing(_ status: Int32) -> Self {
+        status & 0xFF == SQLITE_FULL ? .diskFull : .write
+    }
+
+    /// A failed read; a read that needs room for a temporary file may find the disk full too.
+    static func reading(_ status: Int32) -> Self {
+        status & 0xFF == SQLITE_FULL ? .diskFull : .read
     }
 }
 

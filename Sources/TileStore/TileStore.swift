@@ -16,6 +16,8 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
         case undecodable(String)
         /// The cache could not be read.
         case unreadable(String)
+        /// The tile was fetched but could not be written to the cache (the disk is full, say).
+        case notStored(String)
     }
 
     public var tile: TileID
@@ -33,7 +35,36 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
         case .fetchFailed(let message): return "\(tile) (fetch failed: \(message))"
         case .undecodable(let message): return "\(tile) (undecodable: \(message))"
         case .unreadable(let message): return "\(tile) (unreadable: \(message))"
+        case .notStored(let message): return "\(tile) (not stored: \(message))"
         }
+    }
+}
+
+/// A fetch that failed, or whose tile could not be stored, as remembered for a while.
+private struct FailedFetch {
+    /// Why the tile is missing, when there is no copy to serve.
+    var reason: MissingTile.Reason
+    /// Why an expired copy is served instead.
+    var staleMessage: String
+    var until: Date
+
+    init(reason: MissingTile.Reason, staleMessage: String, until: Date) {
+        self.reason = reason
+        self.staleMessage = staleMessage
+        self.until = until
+    }
+
+    /// A tile whose fetch came to nothing because the cache failed: a write says "not stored".
+    init(cacheError error: CacheError, until: Date) {
+        if error.isWriteFailure {
+            self.init(reason: .notStored(error.description), staleMessage: "not stored: \(error.description)", until: until)
+        } else {
+            self.init(reason: .unreadable(error.description), staleMessage: error.description, until: until)
+        }
+    }
+
+    func fill(for tile: TileID, hadCopy: Bool) -> TileFill {
+        hadCopy ? .stale(staleMessage) : .missing(MissingTile(tile: tile, reason: reason))
     }
 }
 
@@ -120,8 +151,11 @@ public final class TileStore: @unchecked Sendable {
     private let capacity: CacheCapacity?
     private let clock: @Sendable () -> Date
     private let waiters = Mutex<[TileID: [@Sendable (TileFill) -> Void]]>([:])
-    /// Tiles whose last fetch failed: until when they are not asked for again, and why.
-    private let failedFetches = Mutex<[TileID: (until: Date, message: String)]>([:])
+    /// Tiles whose last fetch failed, or could not be stored: until when they are not asked
+    /// for again, and why.
+    private let failedFetches = Mutex<[TileID: FailedFetch]>([:])
+    /// The first failure to write what the upstream sent.
+    private let firstWriteFailure = Mutex<CacheError?>(nil)
     /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
     private var usedTiles: Set<TileID> = []
     private var storesSinceCapacityCheck = 0
@@ -196,7 +230,7 @@ public final class TileStore: @unchecked Sendable {
         }
         // Tiles with no freshness record (generated fixtures, or another tool's) never expire.
         let expired = local.held && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
-        let recentFailure = failedFetches.withLock { failures in failures[id].flatMap { $0.until > now ? $0.message : nil } }
+        let recentFailure = failedFetches.withLock { failures in failures[id].flatMap { $0.until > now ? $0 : nil } }
         switch (local.held, expired, fetcher) {
         case (true, false, _):
             completion(.cached)
@@ -214,8 +248,7 @@ public final class TileStore: @unchecked Sendable {
             completion(.stale("the upstream answered 404 less than \(Int(fetcher?.policy.missingTileMemory ?? 0)) s ago"))
             return
         case (_, _, _?) where recentFailure != nil:
-            let message = recentFailure ?? ""
-            completion(local.held ? .stale(message) : .missing(MissingTile(tile: id, reason: .fetchFailed(message))))
+            completion(recentFailure!.fill(for: id, hadCopy: local.held))
             return
         case (_, _, let fetcher?):
             let first = waiters.withLock { waiters -> Bool in
@@ -268,43 +301,62 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
-    /// Stores what the upstream said, and turns it into what the caller is told.
+    /// The first time something the upstream sent could not be written to the cache (the
+    /// disk is full, say), if it has happened: a seed stops there, as every further tile
+    /// would be fetched only to be thrown away.
+    public var writeFailure: CacheError? { firstWriteFailure.withLock { $0 } }
+
+    /// Stores what the upstream said, and turns it into what the caller is told. Nothing is
+    /// written for a failed fetch, and every write is a transaction of its own, so a good
+    /// cached tile is never replaced by a failure. A failed fetch, or a tile that could not be
+    /// stored, is remembered for `failedFetchMemory`, so the upstream is not asked for the tile
+    /// again meanwhile.
     private func settle(_ id: TileID, outcome: FetchOutcome, hadCopy: Bool) -> TileFill {
         let now = clock()
-        failedFetches.withLock { failures in
-            if case .failed(let message) = outcome {
-                // Forgotten failures are dropped now and then, so the table stays small.
-                if failures.count >= 1_000 { failures = failures.filter { $0.value.until > now } }
-                failures[id] = (now.addingTimeInterval(fetcher?.policy.failedFetchMemory ?? 0), message)
-            } else {
-                failures[id] = nil
-            }
-        }
+        let until = now.addingTimeInterval(fetcher?.policy.failedFetchMemory ?? 0)
+        var failure: FailedFetch?
+        let fill: TileFill
         do {
             switch outcome {
             case .fetched(let data, let image, let freshness):
-                try withCache { cache throws(CacheError) in
-                    try cache.store(data, for: id, freshness: freshness)
-                    storedSinceFlush = true
-                    try noteStore(on: cache)
-                }
-                decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
-                return .fetched
+                try store(data, decoded: image, freshness: freshness, for: id)
+                fill = .fetched
             case .notModified(let freshness):
                 try withCache { cache throws(CacheError) in try cache.updateFreshness(freshness, for: id) }
-                return .revalidated
+                fill = .revalidated
             case .notFound:
                 try withCache { cache throws(CacheError) in
                     try cache.markMissing(id, until: now.addingTimeInterval(fetcher?.policy.missingTileMemory ?? 0))
                 }
-                return hadCopy ? .stale("the upstream now answers 404") : .missing(MissingTile(tile: id, reason: .notFoundUpstream))
+                fill = hadCopy ? .stale("the upstream now answers 404") : .missing(MissingTile(tile: id, reason: .notFoundUpstream))
             case .failed(let message):
-                // Nothing is written on failure, so a good cached tile is never replaced.
-                return hadCopy ? .stale(message) : .missing(MissingTile(tile: id, reason: .fetchFailed(message)))
+                let failed = FailedFetch(reason: .fetchFailed(message), staleMessage: message, until: until)
+                failure = failed
+                fill = failed.fill(for: id, hadCopy: hadCopy)
             }
         } catch {
-            return hadCopy ? .stale(error.description) : .missing(MissingTile(tile: id, reason: .unreadable(error.description)))
+            if error.isWriteFailure { firstWriteFailure.withLock { $0 = $0 ?? error } }
+            let failed = FailedFetch(cacheError: error, until: until)
+            failure = failed
+            fill = failed.fill(for: id, hadCopy: hadCopy)
         }
+        failedFetches.withLock { failures in
+            // Forgotten failures are dropped now and then, so the table stays small.
+            if failures.count >= 1_000 { failures = failures.filter { $0.value.until > now } }
+            failures[id] = failure
+        }
+        return fill
+    }
+
+    /// Stores a fetched tile and keeps it decoded.
+    private func store(_ data: Data, decoded image: RasterImage, freshness: TileFreshness, for id: TileID) throws(CacheError) {
+        try withCache { cache throws(CacheError) in
+            try cache.store(data, for: id, freshness: freshness)
+            storedSinceFlush = true
+        }
+        decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
+        // The tile is stored: a purge that fails now is tried again at the next check or flush.
+        try? withCache { cache throws(CacheError) in try noteStore(on: cache) }
     }
 
     /// Counts a store, and checks the capacity every few stores (a check counts the whole file).

@@ -247,10 +247,14 @@ final class UpstreamWorld: Sendable {
     let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     let directory: URL
 
-    /// - Parameter tileHeaders: response headers sent with every simulated tile.
+    /// - Parameters:
+    ///   - tileHeaders: response headers sent with every simulated tile.
+    ///   - fullCache: the store's writes fail as on a full disk (other connections, such as
+    ///     `seedExpiredCopy`'s, can still write).
     init(
         policy: FetchPolicy = .fastTest(), style: SimulatedStyle = SimulatedStyle(), userAgentOverridden: Bool = false,
-        environment: [String: String] = [:], capacity: CacheCapacity? = nil, tileHeaders: [(String, String)] = []
+        environment: [String: String] = [:], capacity: CacheCapacity? = nil, tileHeaders: [(String, String)] = [],
+        fullCache: Bool = false
     ) throws {
         upstream = try UpstreamSimulator()
         upstream.setDefaultHandler { path in
@@ -265,9 +269,10 @@ final class UpstreamWorld: Sendable {
         fetcher = TileFetcher(policy: policy, userAgentOverridden: userAgentOverridden, environment: environment)
         let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: TileStore.defaultMemoryCapacity)
         self.decodedTiles = decodedTiles
+        let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path)
+        if fullCache { try cache.fillUp() }
         store = TileStore(
-            source: source, cache: try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path),
-            decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
+            source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
         )
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import MapGeometry
+import Testing
+@testable import TileStore
+import UpstreamSimulator
+
+extension MBTilesCache {
+    /// Makes the file full as this connection sees it: it may add no page to the file, so each
+    /// of its writes that needs one fails with SQLITE_FULL, as when the disk is full.
+    func fillUp() throws {
+        let pages = try connection.prepare("PRAGMA page_count")
+        _ = try pages.step()
+        try connection.execute("PRAGMA max_page_count = \(pages.int(at: 0))")
+    }
+}
+
+extension UpstreamWorld {
+    /// Serves a realistic tile of several kilobytes for `tile`: storing it needs new pages.
+    func serveLargeTile(_ tile: TileID) throws {
+        upstream.setResponse(.png(try SimulatedTiles.fixturePNG(for: tile)), for: SimulatedTiles.path(for: tile))
+    }
+}
+
+/// A fetched tile that cannot be stored: the failure is a write, said as such ("not stored"),
+/// remembered like a failed fetch so the upstream is not asked again at once, and nothing
+/// already cached is touched.
+@Suite("Write failures")
+struct WriteFailureTests {
+    static let tile = TileID(z: 16, x: 32793, y: 21586)
+
+    @Test("with nothing cached, the tile is missing as not stored, and not asked for again meanwhile")
+    func diskFullWithoutCopy() async throws {
+        let world = try UpstreamWorld(fullCache: true)
+        try world.serveLargeTile(Self.tile)
+        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let text = missing.description
+        #expect(text.contains("not stored") && text.contains("disk is full") && text.contains(world.cachePath), "\(text)")
+        #expect(!text.contains("unreadable"), "a write failure is not a read failure: \(text)")
+
+        let again = await world.store.fill(Self.tile)
+        #expect(again == .missing(missing), "the same answer, from memory: \(again)")
+        #expect(world.requests(for: Self.tile).count == 1, "a tile that cannot be stored is not fetched again at once")
+        try world.expectNothingCached(Self.tile)
+
+        world.clock.advance(by: world.fetcher.policy.failedFetchMemory + 1)
+        _ = await world.store.fill(Self.tile)
+        #expect(world.requests(for: Self.tile).count == 2, "once the failure is forgotten the tile is fetched again")
+    }
+
+    @Test("with an expired copy, the copy is served stale and kept byte for byte")
+    func diskFullWithCopy() async throws {
+        let world = try UpstreamWorld(fullCache: true)
+        let old = try world.seedExpiredCopy(of: Self.tile, version: 0)
+        let oldFreshness = try world.cached(Self.tile).freshness
+        try world.serveLargeTile(Self.tile)
+        let message = try #require(await world.store.fill(Self.tile).staleMessage)
+        #expect(message.contains("not stored") && message.contains("disk is full"), "\(message)")
+        #expect(await world.store.fill(Self.tile).staleMessage == message)
+        #expect(world.requests(for: Self.tile).count == 1, "a tile that cannot be stored is not fetched again at once")
+        try world.expectCached(Self.tile, bytes: old)
+        #expect(try world.cached(Self.tile).freshness == oldFreshness, "the copy's record must not change")
+    }
+}
