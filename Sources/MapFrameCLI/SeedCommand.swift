@@ -85,6 +85,11 @@ struct SeedCommand: ParsableCommand {
         let finished = DispatchGroup()
         for tile in tiles {
             slots.wait()
+            // A tile that cannot be stored is thrown away: ask the upstream for no more.
+            guard store.writeFailure == nil else {
+                slots.signal()  // a semaphore must be back at its start value when it is freed
+                break
+            }
             finished.enter()
             store.fill(tile) { fill in
                 progress.record(fill, tile: tile)
@@ -94,9 +99,22 @@ struct SeedCommand: ParsableCommand {
             progress.printIfDue()
         }
         finished.wait()
+        if let failure = store.writeFailure {
+            // The metadata may not fit either; the tiles stored are what matters.
+            try? store.flush()
+            progress.printSummary()
+            throw CommandFailure(description: Self.stopped(by: failure, cachePath: cachePath, stored: progress.stored))
+        }
         try store.flush()
         progress.printSummary()
         if progress.failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Why a seed stopped early: the cache could not be written.
+    static func stopped(by failure: CacheError, cachePath: String, stored: Int) -> String {
+        let cause = if case .sqlite(_, _, _, .diskFull) = failure { "the disk holding \(cachePath) is full" } else { "\(cachePath) cannot be written" }
+        return "seed stopped: \(cause), so no more tiles were fetched. The \(stored) tiles stored before that are kept; "
+            + "run seed again to fetch the rest once that is put right. (\(failure))"
     }
 }
 
@@ -119,6 +137,9 @@ final class SeedProgress: Sendable {
     }
 
     var failures: Int { counts.withLock { $0.report.failed } }
+
+    /// Tiles fetched and stored so far.
+    var stored: Int { counts.withLock { $0.report.fetched } }
 
     func record(_ fill: TileFill, tile: TileID) {
         counts.withLock { counts in
