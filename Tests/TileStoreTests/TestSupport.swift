@@ -158,7 +158,7 @@ extension FetchPolicy {
     /// seconds real servers are allowed.
     static func fastTest(
         maxAttempts: Int = 3, maxConnectionsPerHost: Int = 2, userAgent: String = FetchPolicy.defaultUserAgent,
-        fetchDeadline: Duration = .seconds(3)
+        fetchDeadline: Duration = .seconds(10)
     ) -> FetchPolicy {
         FetchPolicy(
             userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(1), totalTimeout: .seconds(2),
