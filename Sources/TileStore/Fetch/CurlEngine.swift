@@ -14,7 +14,10 @@ struct TransferResult: Sendable {
 ///
 /// The engine keeps its own queue per host and hands a transfer to libcurl only while that
 /// host has fewer than `maxConnectionsPerHost` transfers running, so a transfer's timeouts
-/// count from when it is sent, never from when it was queued.
+/// count from when it is sent, never from when it was queued. Nor does a transfer wait inside
+/// libcurl to share another's connection (CURLOPT_PIPEWAIT): behind a request a server never
+/// answers, it would wait until its own time ran out, unsent. An HTTP/2 connection already
+/// open is still shared.
 ///
 /// Only the engine's thread touches the multi handle, except `curl_multi_wakeup`, which libcurl
 /// allows from any thread; that is why the class can be shared.
@@ -172,7 +175,6 @@ final class CurlTransfer: @unchecked Sendable {
         for line in request.headers { headerList = curl_slist_append(headerList, line) }
         mf_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
         mf_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        mf_curl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
         mf_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         mf_curl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         mf_curl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 3)
