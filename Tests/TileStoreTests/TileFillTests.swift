@@ -102,7 +102,7 @@ struct TileFillTests {
         world.inject(.status(429, headers: [("Retry-After", "3600")]), for: Self.tile, times: 1)
         let missing = try #require(await world.store.fill(Self.tile).missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
-        #expect(message.contains("HTTP 429") && message.contains("asked to wait 3600 s") && message.contains("10 s deadline"), "\(message)")
+        #expect(message.contains("HTTP 429") && message.contains("the 3600 s the server asked for") && message.contains("10 s deadline"), "\(message)")
         #expect(world.requests(for: Self.tile).count == 1)
         try world.expectNothingCached(Self.tile)
     }

@@ -133,7 +133,7 @@ public final class TileFetcher: Sendable {
             }
             let wait = asked ?? policy.retryBackoff * (1 << (number - 1))
             guard ContinuousClock.now + wait < deadline else {
-                let waiting = asked.map { "the server asked to wait \($0.secondsText)" } ?? "the next try, in \(wait.secondsText),"
+                let waiting = asked == nil ? "waiting \(wait.secondsText) for the next try" : "waiting the \(wait.secondsText) the server asked for"
                 completion(.failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline"))
                 return
             }
