@@ -12,7 +12,7 @@ public struct ImageHeader: Hashable, Sendable {
     public let width: Int
     public let height: Int
 
-    public init(format: Format, width: Int, height: Int) {
+    init(format: Format, width: Int, height: Int) {
         self.format = format
         self.width = width
         self.height = height

@@ -32,8 +32,18 @@ public struct TileDecoder: Hashable, Sendable {
         allowedSides = [tileSize, 2 * tileSize]
     }
 
-    /// The image's header, when it is an image of a size a tile may have.
-    public func check(_ data: Data) throws(TileImageError) -> ImageHeader {
+    /// The decoded tile, if its header shows an image of a size a tile may have.
+    public func decode(_ data: Data) throws(TileImageError) -> RasterImage {
+        try checkSize(of: data)
+        do {
+            return try PNGCodec.decode(data)
+        } catch {
+            throw .undecodable(error.description)
+        }
+    }
+
+    /// Reads the image's header, without decoding a pixel, and refuses a size no tile has.
+    private func checkSize(of data: Data) throws(TileImageError) {
         let header: ImageHeader
         do {
             header = try ImageHeader.read(data)
@@ -42,17 +52,6 @@ public struct TileDecoder: Hashable, Sendable {
         }
         guard header.width == header.height, allowedSides.contains(header.width) else {
             throw .wrongSize(width: header.width, height: header.height, allowedSides: allowedSides)
-        }
-        return header
-    }
-
-    /// The decoded tile, after its header has passed `check`.
-    public func decode(_ data: Data) throws(TileImageError) -> RasterImage {
-        _ = try check(data)
-        do {
-            return try PNGCodec.decode(data)
-        } catch {
-            throw .undecodable(error.description)
         }
     }
 }
