@@ -73,7 +73,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check each cache's integrity and that every tile decodes, at a tile's size.",
+            abstract: "Check each cache's integrity, and that every tile is an image of a tile's size that decodes.",
             discussion: """
                 A tile is corrupt when it does not decode, or when it is not \(TileSource.standardTileSize) pixels square \
                 (or twice that, for retina tiles). Exits 1 when a problem is found, unless --delete-corrupt removed \
@@ -86,9 +86,9 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             var problems = 0
+            let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
             for cache in try target.caches() {
                 let integrity = try cache.integrityCheck()
-                let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
                 let corrupt = try cache.corruptTiles(checkingWith: decoder, delete: deleteCorrupt)
                 print("\(cache.path): integrity \(integrity); \(corrupt.count) corrupt tiles\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
                 for found in corrupt.prefix(20) { print("  \(found.tile): \(found.reason)") }
