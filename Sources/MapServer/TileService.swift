@@ -72,6 +72,8 @@ final class TileService: Sendable {
         let fill = await fill(address.tile, in: store)
         metrics.record(fill)
         guard let stored = try await onIOQueue({ try store.storedTile(address.tile) }) else { return nil }
+        // A cache file from elsewhere may hold a tile of another size; it is never sent on.
+        guard (try? address.source.tileDecoder.checkSize(of: stored.data)) != nil else { return nil }
         let image = EncodedImage(
             data: stored.data, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
         )

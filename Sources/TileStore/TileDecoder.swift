@@ -42,8 +42,9 @@ public struct TileDecoder: Hashable, Sendable {
         }
     }
 
-    /// Reads the image's header, without decoding a pixel, and refuses a size no tile has.
-    private func checkSize(of data: Data) throws(TileImageError) {
+    /// Reads the image's header, without decoding a pixel, and refuses a size no tile has: for
+    /// bytes passed on undecoded (a server answering with a cached tile as it is).
+    public func checkSize(of data: Data) throws(TileImageError) {
         let header: ImageHeader
         do {
             header = try ImageHeader.read(data)
