@@ -176,7 +176,7 @@ pids+=($!)
 first_tile=$(head -1 "$work/cached.txt")
 wait_for "http://127.0.0.1:$nginx_port$first_tile" nginx
 
-"$mapframe" serve --host 127.0.0.1 --port 0 --cache-dir "$work/cache" --offline > "$work/serve.out" 2> "$work/serve.err" &
+"$mapframe" serve --host 127.0.0.1 --port 0 --cache-dir "$work/cache" --offline --write-rate-limit 100000 > "$work/serve.out" 2> "$work/serve.err" &
 mapframe_pid=$!
 pids+=("$mapframe_pid")
 mapframe_port=""

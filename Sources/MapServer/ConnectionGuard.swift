@@ -87,7 +87,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
-        awaitingAnswers -= 1
+        // Hummingbird's own 400 for a broken request behind others answers one it was never shown.
+        awaitingAnswers = max(0, awaitingAnswers - 1)
         if awaitingAnswers == 0 { idleSince = .now() }
         guard closeAfterAnswer, awaitingAnswers == 0 else {
             context.write(data, promise: promise)

@@ -12,20 +12,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Connects; throws when the connection is refused.
     init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let error = errno
-            Glibc.close(socket)
-            throw TestSetupError(description: "connect to 127.0.0.1:\(port): errno \(error)")
-        }
+        socket = try HTTP.connectedSocket(port: port)
     }
 
     deinit { Glibc.close(socket) }

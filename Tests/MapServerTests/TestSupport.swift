@@ -150,7 +150,8 @@ enum HTTP {
         return true
     }
 
-    private static func connectedSocket(port: Int) throws -> Int32 {
+    /// A socket connected to 127.0.0.1:`port`, with 60 s send and receive timeouts.
+    static func connectedSocket(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
         // A broken server must fail the test rather than hang it.
@@ -409,6 +410,15 @@ final class ServerProcess: @unchecked Sendable {
 
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
+    }
+
+    /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
+    func peakMemory() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
+            throw TestSetupError(description: "no VmHWM in /proc/\(process.processIdentifier)/status")
+        }
+        return kibibytes * 1024
     }
 
     /// Waits for the process to end; returns its exit status (or the signal that ended it).

@@ -21,7 +21,7 @@ import UpstreamSimulator
         let styleFile = cache.path + "/huge.style.json"
         try Data(#"{"name": "huge", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Huge"}"#.utf8)
             .write(to: URL(fileURLWithPath: styleFile))
-        let server = try await MeasuredServer.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
+        let server = try await ServerProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
 
         let first = TileID.containing(Fixtures.cambridge, zoom: 16)
         for offset in 0..<40 {
@@ -40,57 +40,5 @@ import UpstreamSimulator
         let peak = try server.peakMemory()
         print("TileMemoryTests: peak memory after 40 8192x8192 upstream tiles: \(peak >> 20) MiB")
         #expect(peak < Self.decodedHugeTile, "peak \(peak >> 20) MiB")
-    }
-}
-
-/// `mapframe serve` as a child process whose memory the test can read from /proc.
-final class MeasuredServer: @unchecked Sendable {
-    let port: Int
-    private let process: Process
-    private let logs: TemporaryDirectory
-
-    private init(process: Process, port: Int, logs: TemporaryDirectory) {
-        self.process = process
-        self.port = port
-        self.logs = logs
-    }
-
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        logs.remove()
-    }
-
-    /// Starts `mapframe serve --port 0 <arguments>` and waits until it says where it listens.
-    static func start(_ arguments: [String]) async throws -> MeasuredServer {
-        let logs = try TemporaryDirectory("measured-logs")
-        let process = Process()
-        process.executableURL = try MapframeExecutable.url()
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.environment = ServerProcess.childEnvironment()
-        let stdout = logs.path + "/stdout"
-        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var port: Int?
-        try await waitUntil("mapframe serve says where it listens") {
-            let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
-            port = output.firstMatch(of: /serving on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }
-            guard port != nil || process.isRunning else { throw TestSetupError(description: "mapframe serve exited early") }
-            return port != nil
-        }
-        return MeasuredServer(process: process, port: port!, logs: logs)
-    }
-
-    /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
-    func peakMemory() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
-        guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
-            throw TestSetupError(description: "no VmHWM in /proc/\(process.processIdentifier)/status")
-        }
-        return kibibytes * 1024
     }
 }
