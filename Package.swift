@@ -9,6 +9,12 @@ let package = Package(
     products: [
         .executable(name: "mapframe", targets: ["mapframe"]),
         .library(name: "MapRender", targets: ["MapRender"]),
+        // For the fuzz targets in Fuzz/, a separate package that reaches these modules by path.
+        .library(name: "MapGeometry", targets: ["MapGeometry"]),
+        .library(name: "StrictJSON", targets: ["StrictJSON"]),
+        .library(name: "ImageCodec", targets: ["ImageCodec"]),
+        .library(name: "TileStore", targets: ["TileStore"]),
+        .library(name: "Screens", targets: ["Screens"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+// MapFrame's fuzz targets: one libFuzzer executable per input reader. This package is separate
+// from the root package so that `swift build` and `make test` never build or link libFuzzer.
+// Build and run them with `make fuzz` (scripts/fuzz.sh), which adds the sanitizer flags.
+import PackageDescription
+
+/// `LLVMFuzzerTestOneInput` is exported with `@_cdecl`; `-parse-as-library` keeps Swift from
+/// emitting a `main`, so libFuzzer's own `main` drives the target.
+let fuzzerSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+func fuzzer(_ name: String, _ dependencies: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: dependencies.map { .product(name: $0, package: "MapFrame") },
+        path: "Sources/\(name)",
+        swiftSettings: fuzzerSettings
+    )
+}
+
+let package = Package(
+    name: "MapFrameFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "MapFrame", path: "..")],
+    targets: [
+        fuzzer("fuzz-scene", ["Screens", "TileStore"]),
+        fuzzer("fuzz-script", ["Screens", "TileStore", "MapGeometry"]),
+        fuzzer("fuzz-json", ["StrictJSON"]),
+        fuzzer("fuzz-journey-xml", ["Screens"]),
+        fuzzer("fuzz-gpx", ["Screens"]),
+        fuzzer("fuzz-geocoder-xml", ["Screens"]),
+        fuzzer("fuzz-photos-xml", ["Screens"]),
+        fuzzer("fuzz-geojson", ["Screens"]),
+        fuzzer("fuzz-png", ["ImageCodec"]),
+    ]
+)
