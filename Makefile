@@ -7,7 +7,7 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps deps-test build demo test bench bench-server goldens clean
+.PHONY: all deps deps-test build demo test bench bench-server goldens fuzz clean
 
 all: build
 
@@ -55,6 +55,13 @@ bench-server: deps
 goldens: deps-test
 	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests" || true
 	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
+
+# Fuzzing: builds the libFuzzer targets in Fuzz/ (a separate package, with the address sanitizer)
+# and runs each (or those in FUZZ_TARGETS) for FUZZ_SECONDS from its seed corpus; fails if any
+# input crashes, hangs or exhausts memory. Not part of `make test`.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz.sh
 
 clean:
 	rm -rf $(OUT) .build/golden-failures
