@@ -17,6 +17,31 @@ int mf_png_has_signature(const uint8_t *data, size_t length) {
     return length >= 8 && png_sig_cmp((png_const_bytep)data, 0, 8) == 0;
 }
 
+// libpng allocates a buffer of the length a chunk's header declares before reading the chunk,
+// and on read a length over its limit is only a warning, so a few hundred bytes declaring a
+// gigabyte-long text chunk would allocate a gigabyte. Every chunk up to IEND must fit in the data.
+static int check_chunk_lengths(const uint8_t *data, size_t length, char *error, size_t error_size) {
+    size_t offset = 8;
+    while (length - offset >= 8) {
+        const uint8_t *header = data + offset;
+        uint32_t chunk = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
+        size_t left = length - offset - 8;
+        if (left < 4 || chunk > left - 4) {
+            char type[5];
+            for (int i = 0; i < 4; i++) type[i] = header[4 + i] >= 0x20 && header[4 + i] < 0x7F ? (char)header[4 + i] : '?';
+            type[4] = 0;
+            if (error_size > 0) {
+                snprintf(error, error_size, "PNG chunk '%s' at byte %zu declares %u bytes; only %zu bytes follow it",
+                         type, offset, chunk, left < 4 ? 0 : left - 4);
+            }
+            return -1;
+        }
+        if (memcmp(header + 4, "IEND", 4) == 0) break;
+        offset += 12 + (size_t)chunk;
+    }
+    return 0;
+}
+
 int mf_png_decode(const uint8_t *data, size_t length,
                   uint8_t **pixels, int *width, int *height,
                   char *error, size_t error_size) {
@@ -25,6 +50,7 @@ int mf_png_decode(const uint8_t *data, size_t length,
         copy_message(error, error_size, "not a PNG (bad signature)");
         return -1;
     }
+    if (check_chunk_lengths(data, length, error, error_size) != 0) return -1;
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
