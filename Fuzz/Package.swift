@@ -22,7 +22,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(name: "MapFrame", path: "..")],
     targets: [
-        fuzzer("fuzz-scene", ["Screens", "TileStore"]),
+        fuzzer("fuzz-scene", ["Screens", "TileStore", "MapRender", "MapGeometry"]),
         fuzzer("fuzz-script", ["Screens", "TileStore", "MapGeometry"]),
         fuzzer("fuzz-json", ["StrictJSON"]),
         fuzzer("fuzz-journey-xml", ["Screens"]),
