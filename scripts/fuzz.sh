@@ -49,6 +49,16 @@ for target in "${targets[@]}"; do
   fi
 done
 
+# libFuzzer and the sanitizers' runtimes come with the Swift toolchain, not from Debian.
+command -v "$SWIFT" > /dev/null || { echo "fuzz: $SWIFT not found; Swift 6 must be on the path" >&2; exit 1; }
+swift_path=$(readlink -f "$(command -v "$SWIFT")")
+toolchain=$(dirname "$(dirname "$swift_path")")
+if [ -z "$(find "$toolchain/lib" -name 'libclang_rt.fuzzer-*.a' -print -quit 2>/dev/null)" ]; then
+  echo "fuzz: the Swift toolchain in $toolchain has no libFuzzer runtime (libclang_rt.fuzzer);" \
+    "install a swift.org toolchain for Linux" >&2
+  exit 1
+fi
+
 # SwiftPM's --sanitize options instrument the C targets and leave libFuzzer's main alone, but
 # they pass swiftc two -sanitize flags, of which swiftc keeps only the last, so the Swift code
 # got coverage or ASan, never both; the -Xswiftc flag comes after them and asks for both.
@@ -62,7 +72,7 @@ echo "Building the fuzz targets (release, libFuzzer and address sanitizer) in Fu
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 
 # Symbolised stack traces in sanitizer reports.
-symbolizer="$(dirname "$(command -v "$SWIFT")")/llvm-symbolizer"
+symbolizer="$(dirname "$swift_path")/llvm-symbolizer"
 if [ -x "$symbolizer" ]; then export ASAN_SYMBOLIZER_PATH="$symbolizer"; fi
 
 summary=()
