@@ -1,12 +1,20 @@
 import Foundation
 import ImageCodec
 
-/// Tile decoding (`PNGCodec.decode`). A decoded image must have the size the decoder allows, and
-/// small ones are encoded and decoded again, which must give the same size back.
+/// Tile decoding: the header reader that refuses a tile by its size before decoding
+/// (`ImageHeader.read`) and the decoder (`PNGCodec.decode`). An image that decodes must have the
+/// size its header gives and the decoder allows, and small ones are encoded and decoded again,
+/// which must give the same size back.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNG(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    guard let image = try? PNGCodec.decode(Data(bytes: bytes, count: count)) else { return 0 }
+    let data = Data(bytes: bytes, count: count)
+    let header = try? ImageHeader.read(data)
+    guard let image = try? PNGCodec.decode(data) else { return 0 }
     precondition((1...8192).contains(image.width) && (1...8192).contains(image.height), "decoded \(image.width)x\(image.height)")
+    precondition(
+        header?.width == image.width && header?.height == image.height,
+        "decoded \(image.width)x\(image.height), but the header reader gave \(String(describing: header))"
+    )
     if image.width * image.height <= 65_536 {
         let again = try! PNGCodec.decode(image.pngData())
         precondition(again.width == image.width && again.height == image.height, "re-encoding changed the size")
