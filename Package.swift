@@ -49,6 +49,13 @@ let package = Package(
         ),
         .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"]),
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
+        // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
+        .target(
+            name: "FramePipeline",
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "ImageCodec", .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
         .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
         .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"]),
@@ -56,7 +63,7 @@ let package = Package(
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec", "StrictJSON",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "Screens", "ImageCodec", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -72,7 +79,7 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -86,7 +93,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec"],
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec"],
             path: "Benchmarks/mapframe-bench"
         ),
 
@@ -98,11 +105,11 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
+            dependencies: ["GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
         ),
         .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
+        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),

@@ -2,6 +2,7 @@
 // baseline measured in the same run, because the machine is shared and noisy.
 import FixtureTiles
 import Foundation
+import FramePipeline
 import ImageCodec
 import MapGeometry
 import MapRender
@@ -15,6 +16,20 @@ func medianMilliseconds(iterations: Int, warmUp: Int = 10, _ body: () throws -> 
     for _ in 0..<iterations {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// `medianMilliseconds` for work that awaits.
+func medianMilliseconds(iterations: Int, warmUp: Int = 10, _ body: () async throws -> Void) async rethrows -> Double {
+    for _ in 0..<warmUp { try await body() }
+    var samples: [Double] = []
+    samples.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
         samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
     }
     samples.sort()
@@ -68,6 +83,13 @@ let composite = medianMilliseconds(iterations: iterations) {
 let frame = try medianMilliseconds(iterations: iterations) {
     _ = try renderer.render(scene, source: source, tiles: store).canvas.pngData(opaque: true)
 }
+// The path `snapshot` and the server take: the cache asked for each tile, then drawing and
+// encoding on a render thread.
+let pipeline = FramePipeline(FramePipeline.Configuration(catalog: .builtin, cacheLocation: .file(cachePath)))
+let pipelined = try await medianMilliseconds(iterations: iterations) {
+    _ = try await pipeline.render(scene, as: .png)
+}
+await pipeline.shutdown()
 
 print("MapFrame frame benchmark: 320x480, \(route.count)-point route, 2 markers, \(tileBytes.count) tiles, warm tile cache")
 print("medians of \(iterations) runs")
@@ -75,6 +97,7 @@ report("baseline: decode \(tileBytes.count) tiles + encode one PNG", decodeAndEn
 report("  of which decoding the tiles", decodeOnly, baseline: decodeAndEncode)
 report("composite only (tiles + overlays, no PNG)", composite, baseline: decodeAndEncode)
 report("frame: composite + PNG encode (target <= 2 ms)", frame, baseline: decodeAndEncode)
+report("frame through the pipeline: fill + composite + PNG", pipelined, baseline: decodeAndEncode)
 
 print("PNG encoder settings for the same frame (ratios against the default, timed in turn with it):")
 let candidates: [(String, PNGEncodingOptions)] = [

@@ -5,7 +5,6 @@ import FixtureTiles
 import Foundation
 import ImageCodec
 import MapGeometry
-import Synchronization
 import TileStore
 import UpstreamSimulator
 
@@ -13,11 +12,11 @@ let tileCount = 500
 let runs = 5
 
 /// Times `body` `runs` times and returns the median in seconds.
-func medianSeconds(_ body: () throws -> Void) rethrows -> Double {
+func medianSeconds(_ body: () async throws -> Void) async rethrows -> Double {
     var samples: [Double] = []
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        try body()
+        try await body()
         samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
     return samples.sorted()[runs / 2]
@@ -55,42 +54,39 @@ func freshStore(fetcher: TileFetcher) throws -> TileStore {
 let fetcher = TileFetcher(policy: FetchPolicy(userAgent: "MapFrameBench/1", maxConnectionsPerHost: 2))
 
 // Baseline: the same tiles over the same connections, validated but not stored.
-let baseline = medianSeconds {
-    let group = DispatchGroup()
-    for tile in tiles {
-        group.enter()
-        fetcher.fetch(tile, from: source, validators: nil) { _ in group.leave() }
+let baseline = await medianSeconds {
+    await withTaskGroup(of: Void.self) { group in
+        for tile in tiles {
+            group.addTask {
+                await withCheckedContinuation { done in fetcher.fetch(tile, from: source, validators: nil) { _ in done.resume() } }
+            }
+        }
     }
-    group.wait()
 }
 
-let cold = try medianSeconds {
+let cold = try await medianSeconds {
     let store = try freshStore(fetcher: fetcher)
-    _ = store.fillAndWait(tiles)
+    _ = await store.fill(tiles)
     try store.flush()
 }
 
 let warmStore = try freshStore(fetcher: fetcher)
-_ = warmStore.fillAndWait(tiles)
+_ = await warmStore.fill(tiles)
 upstream.resetLog()
-let warm = medianSeconds { _ = warmStore.fillAndWait(tiles) }
+let warm = await medianSeconds { _ = await warmStore.fill(tiles) }
 let warmRequests = upstream.requests.count
-let warmLookup = medianSeconds { for tile in tiles { _ = warmStore.tile(tile) } }
+let warmLookup = await medianSeconds { for tile in tiles { _ = warmStore.tile(tile) } }
 
 // 100 concurrent requests for one tile that is not cached yet.
 let coalescingStore = try freshStore(fetcher: fetcher)
 let sharedTile = tiles[0]
 upstream.resetLog()
-let results = Mutex<[TileFill]>([])
-let allAnswered = DispatchGroup()
-DispatchQueue.concurrentPerform(iterations: 100) { _ in
-    allAnswered.enter()
-    coalescingStore.fill(sharedTile) { fill in
-        results.withLock { $0.append(fill) }
-        allAnswered.leave()
-    }
+let results = await withTaskGroup(of: TileFill.self) { group in
+    for _ in 0..<100 { group.addTask { await coalescingStore.fill(sharedTile) } }
+    var fills: [TileFill] = []
+    for await fill in group { fills.append(fill) }
+    return fills
 }
-allAnswered.wait()
 let sharedRequests = upstream.requestCount(for: "/\(sharedTile.z)/\(sharedTile.x)/\(sharedTile.y).png")
 
 print("MapFrame tile cache benchmark: \(tiles.count) distinct tiles from a local upstream on 127.0.0.1, 2 connections")
@@ -99,7 +95,7 @@ report("baseline: fetch and validate, no cache", tilesPerSecond: Double(tiles.co
 report("cold fill: fetch, validate, store", tilesPerSecond: Double(tiles.count) / cold, baseline: Double(tiles.count) / baseline)
 report("warm fill: all cached and fresh (\(warmRequests) upstream requests)", tilesPerSecond: Double(tiles.count) / warm, baseline: Double(tiles.count) / baseline)
 report("warm lookup: read and decode for drawing (64-tile LRU)", tilesPerSecond: Double(tiles.count) / warmLookup, baseline: Double(tiles.count) / baseline)
-let (shared, cached) = results.withLock { fills in (fills.filter { $0 == .fetched }.count, fills.filter { $0 == .cached }.count) }
+let (shared, cached) = (results.filter { $0 == .fetched }.count, results.filter { $0 == .cached }.count)
 print("100 concurrent requests for one uncached tile: \(sharedRequests) upstream request(s) (must be 1); "
     + "\(shared) shared the fetch, \(cached) arrived after it was stored")
 fetcher.shutdown()

@@ -39,7 +39,7 @@ public struct GoldenResult {
 /// Checks or records golden images: `GOLDENS/<state>.png` for each `SCENES/<state>.json`.
 public struct GoldenSuite {
     /// Renders the scene file at a URL into an image, or throws an error that explains why not.
-    public typealias Render = (URL) throws -> RasterImage
+    public typealias Render = (URL) async throws -> RasterImage
 
     public let scenesDirectory: URL
     public let goldensDirectory: URL
@@ -63,39 +63,47 @@ public struct GoldenSuite {
     }
 
     /// Renders every scene and compares it with its golden.
-    public func check(tolerance: GoldenTolerance = .standard) throws -> [GoldenResult] {
-        try sceneFiles().map { scene in
-            let name = scene.deletingPathExtension().lastPathComponent
-            let actual: RasterImage
-            do {
-                actual = try render(scene)
-            } catch {
-                return GoldenResult(name: name, outcome: .failed("\(error)"))
-            }
-            guard let data = try? Data(contentsOf: goldenURL(for: name)) else {
-                return GoldenResult(name: name, outcome: .missingGolden(actual: actual))
-            }
-            let expected: RasterImage
-            do {
-                expected = try PNGCodec.decode(data)
-            } catch {
-                return GoldenResult(name: name, outcome: .failed("golden \(name).png does not decode: \(error)"))
-            }
-            let comparison = ImageComparison(expected: expected, actual: actual, tolerance: tolerance)
-            return GoldenResult(name: name, outcome: comparison.matches ? .matched(comparison) : .mismatched(comparison))
+    public func check(tolerance: GoldenTolerance = .standard) async throws -> [GoldenResult] {
+        var results: [GoldenResult] = []
+        for scene in try sceneFiles() {
+            results.append(await check(scene, tolerance: tolerance))
         }
+        return results
+    }
+
+    private func check(_ scene: URL, tolerance: GoldenTolerance) async -> GoldenResult {
+        let name = scene.deletingPathExtension().lastPathComponent
+        let actual: RasterImage
+        do {
+            actual = try await render(scene)
+        } catch {
+            return GoldenResult(name: name, outcome: .failed("\(error)"))
+        }
+        guard let data = try? Data(contentsOf: goldenURL(for: name)) else {
+            return GoldenResult(name: name, outcome: .missingGolden(actual: actual))
+        }
+        let expected: RasterImage
+        do {
+            expected = try PNGCodec.decode(data)
+        } catch {
+            return GoldenResult(name: name, outcome: .failed("golden \(name).png does not decode: \(error)"))
+        }
+        let comparison = ImageComparison(expected: expected, actual: actual, tolerance: tolerance)
+        return GoldenResult(name: name, outcome: comparison.matches ? .matched(comparison) : .mismatched(comparison))
     }
 
     /// Renders every scene and writes it as its golden. Returns the names written.
     @discardableResult
-    public func record() throws -> [String] {
+    public func record() async throws -> [String] {
         try FileManager.default.createDirectory(at: goldensDirectory, withIntermediateDirectories: true)
-        return try sceneFiles().map { scene in
+        var names: [String] = []
+        for scene in try sceneFiles() {
             let name = scene.deletingPathExtension().lastPathComponent
-            let image = try render(scene)
+            let image = try await render(scene)
             try image.pngData(options: .compact).write(to: goldenURL(for: name), options: .atomic)
-            return name
+            names.append(name)
         }
+        return names
     }
 
     /// Writes `<name>.actual.png` and `<name>.diff.png` for every result that did not pass.

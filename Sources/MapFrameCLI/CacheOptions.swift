@@ -1,6 +1,6 @@
 import ArgumentParser
+import FramePipeline
 import Foundation
-import MapRender
 import StrictJSON
 import TileStore
 
@@ -42,8 +42,24 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
-    func session() throws -> SnapshotSession {
-        SnapshotSession(catalog: try catalog(), cacheLocation: location, fetcher: fetcher(), capacity: cacheLimit?.capacity)
+    /// Runs `body` with the frame pipeline over these caches (fetching unless `--offline` or
+    /// `fetching` is false), then writes the caches' tile use and metadata and stops the pipeline.
+    func withPipeline<T>(
+        fetching: Bool = true, maxConnectionsPerHost: Int = 2, _ body: (FramePipeline) async throws -> T
+    ) async throws -> T {
+        let pipeline = FramePipeline(FramePipeline.Configuration(
+            catalog: try catalog(), cacheLocation: location,
+            fetcher: fetching ? fetcher(maxConnectionsPerHost: maxConnectionsPerHost) : nil, capacity: cacheLimit?.capacity
+        ))
+        do {
+            let result = try await body(pipeline)
+            try await pipeline.flush()
+            await pipeline.shutdown()
+            return result
+        } catch {
+            await pipeline.shutdown()
+            throw error
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FramePipeline
 import Foundation
 import GoldenCheck
 import ImageCodec
@@ -6,14 +7,14 @@ import MapRender
 import Screens
 
 /// `mapframe goldens check|record`: golden-image testing of scene files.
-struct GoldensCommand: ParsableCommand {
+struct GoldensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goldens",
         abstract: "Check rendered scenes against golden PNGs, or record new goldens.",
         subcommands: [Check.self, Record.self]
     )
 
-    struct Check: ParsableCommand {
+    struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render every SCENES_DIR/<state>.json and compare it with GOLDENS_DIR/<state>.png.",
             discussion: "Exits 1 when any state does not match, writing <state>.actual.png and <state>.diff.png to the failures directory."
@@ -40,9 +41,12 @@ struct GoldensCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let suite = try GoldensCommand.suite(scenes: scenesDirectory, goldens: goldensDirectory, cacheOptions: cacheOptions)
-            let results = try suite.check(tolerance: GoldenTolerance(channel: channelTolerance, pixelFraction: tolerance))
+        func run() async throws {
+            try GoldensCommand.checkScenesDirectory(scenesDirectory)
+            let results = try await cacheOptions.withPipeline { pipeline in
+                try await GoldensCommand.suite(scenes: scenesDirectory, goldens: goldensDirectory, pipeline: pipeline)
+                    .check(tolerance: GoldenTolerance(channel: channelTolerance, pixelFraction: tolerance))
+            }
             for result in results { print("\(result.name): \(result.summary)") }
             try GoldenSuite.writeFailures(results, to: URL(fileURLWithPath: failures))
             if let report {
@@ -55,7 +59,7 @@ struct GoldensCommand: ParsableCommand {
         }
     }
 
-    struct Record: ParsableCommand {
+    struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Render every scene and write it as GOLDENS_DIR/<state>.png.")
 
         @Argument(help: ArgumentHelp("The directory of scene files.", valueName: "scenes-dir"))
@@ -64,22 +68,25 @@ struct GoldensCommand: ParsableCommand {
         var goldensDirectory: String
         @OptionGroup var cacheOptions: CacheOptions
 
-        func run() throws {
-            let suite = try GoldensCommand.suite(scenes: scenesDirectory, goldens: goldensDirectory, cacheOptions: cacheOptions)
-            for name in try suite.record() { print("recorded \(goldensDirectory)/\(name).png") }
+        func run() async throws {
+            try GoldensCommand.checkScenesDirectory(scenesDirectory)
+            let names = try await cacheOptions.withPipeline { pipeline in
+                try await GoldensCommand.suite(scenes: scenesDirectory, goldens: goldensDirectory, pipeline: pipeline).record()
+            }
+            for name in names { print("recorded \(goldensDirectory)/\(name).png") }
         }
     }
 
-    static func suite(scenes: String, goldens: String, cacheOptions: CacheOptions) throws -> GoldenSuite {
+    static func checkScenesDirectory(_ scenes: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: scenes, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError(description: "scenes-dir: \(scenes) is not a directory")
         }
-        let session = try cacheOptions.session()
-        return GoldenSuite(
-            scenesDirectory: URL(fileURLWithPath: scenes), goldensDirectory: URL(fileURLWithPath: goldens)
-        ) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
+    }
+
+    static func suite(scenes: String, goldens: String, pipeline: FramePipeline) -> GoldenSuite {
+        GoldenSuite(scenesDirectory: URL(fileURLWithPath: scenes), goldensDirectory: URL(fileURLWithPath: goldens)) { url in
+            try await pipeline.render(SceneFile.load(url, catalog: pipeline.catalog), as: .pixels).output
         }
     }
 }

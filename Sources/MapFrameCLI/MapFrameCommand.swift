@@ -6,7 +6,7 @@ import StrictJSON
 import TileStore
 
 /// The `mapframe` command line.
-public struct MapFrameCommand: ParsableCommand {
+public struct MapFrameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "mapframe",
         abstract: "Renders CycleStreets-style map frames to PNG and checks them against golden images.",
@@ -17,10 +17,9 @@ public struct MapFrameCommand: ParsableCommand {
 
     /// Runs the command line and returns the process exit status:
     /// 0 on success, 2 on invalid input, 1 on any other failure.
-    public static func main(arguments: [String]) -> Int32 {
+    public static func main(arguments: [String]) async -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            try await run(arguments: arguments)
             return 0
         } catch let error as InputError {
             printError(error.description)
@@ -47,6 +46,16 @@ public struct MapFrameCommand: ParsableCommand {
             if !message.isEmpty { printError(message) }
             // Usage mistakes are invalid input; anything else is a failure.
             return status == .validationFailure ? 2 : status.rawValue
+        }
+    }
+
+    /// Parses `arguments` and runs the command they name, throwing what it throws.
+    public static func run(arguments: [String]) async throws {
+        var command = try parseAsRoot(arguments)
+        if var command = command as? AsyncParsableCommand {
+            try await command.run()
+        } else {
+            try command.run()
         }
     }
 

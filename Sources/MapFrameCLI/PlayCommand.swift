@@ -1,4 +1,5 @@
 import ArgumentParser
+import FramePipeline
 import Foundation
 import MapGeometry
 import MapRender
@@ -7,7 +8,7 @@ import TileStore
 
 /// `mapframe play`: plays a script of taps, pans and device events against the app's screens
 /// and writes one frame per step and a log.
-struct PlayCommand: ParsableCommand {
+struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a script against the app's screens, writing a frame per step and a log.",
@@ -35,9 +36,12 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let session = try cacheOptions.session()
-        let catalog = session.catalog
+    func run() async throws {
+        try await cacheOptions.withPipeline { pipeline in try await play(with: pipeline) }
+    }
+
+    private func play(with pipeline: FramePipeline) async throws {
+        let catalog = pipeline.catalog
         let styles = Dictionary(uniqueKeysWithValues: catalog.names.compactMap { name in catalog[name].map { (name, $0.zoomRange) } })
         let url = URL(fileURLWithPath: script)
         // Reading and playing the whole script comes first, so a bad script writes nothing.
@@ -56,7 +60,7 @@ struct PlayCommand: ParsableCommand {
         }
         let style = parsed.style
         guard let source = catalog[style] else { throw CommandFailure(description: "style \(style) vanished from the catalogue") }
-        _ = try session.store(for: source)
+        _ = try await pipeline.store(for: source)
 
         let directory = URL(fileURLWithPath: outputDirectory)
         do {
@@ -65,16 +69,16 @@ struct PlayCommand: ParsableCommand {
             throw CommandFailure(description: "\(directory.path): cannot create the output directory (\(error.localizedDescription))")
         }
         for (index, scene) in run.scenes(style: style).enumerated() {
-            let (frame, fills) = try session.render(scene)
+            let frame = try await pipeline.render(scene, as: .png)
             let destination = directory.appendingPathComponent(Self.frameName(index))
             do {
-                try frame.canvas.pngData(opaque: true).write(to: destination, options: .atomic)
+                try frame.output.write(to: destination, options: .atomic)
             } catch {
                 throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
             }
             let entry = run.frames[index].log
             let outcome = entry.accepted ? "" : " (refused: \(entry.message ?? "no reason given"))"
-            let line = FrameReport.line(scene: "step \(entry.step) \(entry.event)\(outcome)", output: destination.path, frame: frame, fills: fills)
+            let line = FrameReport.line(scene: "step \(entry.step) \(entry.event)\(outcome)", output: destination.path, frame: frame)
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let logURL = directory.appendingPathComponent("log.json")

@@ -1,12 +1,12 @@
 import ArgumentParser
+import FramePipeline
 import Foundation
 import MapGeometry
 import Synchronization
-import MapRender
 import TileStore
 
 /// `mapframe seed`: fills a cache with every tile of an area ahead of use.
-struct SeedCommand: ParsableCommand {
+struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
         abstract: "Fetch every tile of an area into the cache, skipping tiles that are cached and fresh.",
@@ -41,7 +41,7 @@ struct SeedCommand: ParsableCommand {
         if cacheOptions.offline { throw ValidationError("--offline: seeding fetches tiles, so it cannot be offline") }
     }
 
-    func run() throws {
+    func run() async throws {
         let catalog = try cacheOptions.catalog()
         guard let source = catalog[style] else {
             throw InputError(description: "--style: '\(style)' is not allowed; expected one of \(catalog.names.joined(separator: ", "))")
@@ -66,7 +66,7 @@ struct SeedCommand: ParsableCommand {
         if dryRun {
             // Counting writes nothing: a cache that does not exist yet holds no fresh tiles.
             let fresh = FileManager.default.fileExists(atPath: cachePath)
-                ? try SnapshotSession(catalog: catalog, cacheLocation: cacheOptions.location).store(for: source).freshTileCount(in: Array(tiles))
+                ? try await cacheOptions.withPipeline(fetching: false) { try await $0.store(for: source).freshTileCount(in: Array(tiles)) }
                 : 0
             print("\(style): \(count) tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound); \(fresh) cached and fresh, \(count - fresh) to fetch")
             return
@@ -75,37 +75,28 @@ struct SeedCommand: ParsableCommand {
         if case .file = cacheOptions.location, !FileManager.default.fileExists(atPath: cachePath) {
             _ = try MBTilesCache(creatingIfNeeded: cachePath)
         }
-        let session = SnapshotSession(
-            catalog: catalog, cacheLocation: cacheOptions.location,
-            fetcher: cacheOptions.fetcher(maxConnectionsPerHost: concurrency), capacity: cacheOptions.cacheLimit?.capacity
-        )
-        let store = try session.store(for: source)
         let progress = SeedProgress(total: count, terminal: isatty(STDERR_FILENO) == 1)
-        let slots = DispatchSemaphore(value: concurrency)
-        let finished = DispatchGroup()
-        for tile in tiles {
-            slots.wait()
-            // A tile that cannot be stored is thrown away: ask the upstream for no more.
-            guard store.writeFailure == nil else {
-                slots.signal()  // a semaphore must be back at its start value when it is freed
-                break
+        try await cacheOptions.withPipeline(maxConnectionsPerHost: concurrency) { pipeline in
+            let store = try await pipeline.store(for: source)
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for tile in tiles {
+                    if running == concurrency {
+                        await group.next()
+                        running -= 1
+                    }
+                    // A tile that cannot be stored is thrown away: ask the upstream for no more.
+                    guard store.writeFailure == nil else { break }
+                    group.addTask { progress.record(await pipeline.fill(tile, in: store), tile: tile) }
+                    running += 1
+                    progress.printIfDue()
+                }
             }
-            finished.enter()
-            store.fill(tile) { fill in
-                progress.record(fill, tile: tile)
-                slots.signal()
-                finished.leave()
+            if let failure = store.writeFailure {
+                progress.printSummary()
+                throw CommandFailure(description: Self.stopped(by: failure, cachePath: cachePath, stored: progress.stored))
             }
-            progress.printIfDue()
         }
-        finished.wait()
-        if let failure = store.writeFailure {
-            // The metadata may not fit either; the tiles stored are what matters.
-            try? store.flush()
-            progress.printSummary()
-            throw CommandFailure(description: Self.stopped(by: failure, cachePath: cachePath, stored: progress.stored))
-        }
-        try store.flush()
         progress.printSummary()
         if progress.failures > 0 { throw ExitCode.failure }
     }

@@ -6,7 +6,7 @@ import NIOPosix
 import TileStore
 
 /// `mapframe serve`: cached and composited tiles, routes and frames over HTTP.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve cached and composited tiles, stored routes and frames over HTTP, with a viewer page at /.",
@@ -85,7 +85,7 @@ struct ServeCommand: ParsableCommand {
         guard (1...10_000).contains(renderQueue) else { throw ValidationError("--render-queue: \(renderQueue) is outside 1...10000") }
     }
 
-    func run() throws {
+    func run() async throws {
         let configuration = MapServerConfiguration(
             host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: try fetching.catalog(),
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
@@ -101,23 +101,13 @@ struct ServeCommand: ParsableCommand {
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let server = try MapServerApp(configuration: configuration)
         let host = host
-        try waitFor {
+        do {
             try await server.run { port in
                 FileHandle.standardOutput.write(Data("MapFrame serving on http://\(host):\(port)/\n".utf8))
             }
+        } catch {
+            throw CommandFailure(description: "serve: \(error)")
         }
-    }
-
-    /// Runs async work from this synchronous command and waits for it.
-    private func waitFor(_ work: @escaping @Sendable () async throws -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
-        Task {
-            do { try await work() } catch { failure.error = error }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.error { throw CommandFailure(description: "serve: \(error)") }
     }
 }
 
@@ -171,9 +161,4 @@ enum PublicURLArgument {
         while url.hasSuffix("/") { url.removeLast() }
         return url
     }
-}
-
-/// Carries an error out of the server task.
-private final class FailureBox: @unchecked Sendable {
-    var error: Error?
 }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import FramePipeline
 import Foundation
 import MapRender
 import Screens
 import TileStore
 
 /// `mapframe snapshot`: renders scene files to PNG frames.
-struct SnapshotCommand: ParsableCommand {
+struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Render scene files to PNG frames.",
@@ -40,41 +41,43 @@ struct SnapshotCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let session = try cacheOptions.session()
-        // Every scene is checked before any frame is written, so a bad file costs nothing.
-        let parsed = try scenes.map { path throws -> (URL, Scene) in
-            let url = URL(fileURLWithPath: path)
-            var scene = try SceneFile.load(url, catalog: session.catalog)
-            if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
-            return (url, scene)
-        }
-        // Every scene's cache is opened before any frame is written too, so a missing or broken
-        // cache for a later scene's style costs no frames either.
-        for (_, scene) in parsed {
-            if let source = session.catalog[scene.style] { _ = try session.store(for: source) }
-        }
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for (url, scene) in parsed {
-            let (frame, fills) = try session.render(scene)
-            let destination = output.map { URL(fileURLWithPath: $0) }
-                ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
-            do {
-                try frame.canvas.pngData(opaque: true).write(to: destination, options: .atomic)
-            } catch {
-                throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
+    func run() async throws {
+        try await cacheOptions.withPipeline { pipeline in
+            // Every scene is checked before any frame is written, so a bad file costs nothing.
+            let parsed = try scenes.map { path throws -> (URL, Scene) in
+                let url = URL(fileURLWithPath: path)
+                var scene = try SceneFile.load(url, catalog: pipeline.catalog)
+                if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
+                return (url, scene)
             }
-            FileHandle.standardError.write(Data((FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame, fills: fills) + "\n").utf8))
+            // Every scene's cache is opened before any frame is written too, so a missing or broken
+            // cache for a later scene's style costs no frames either.
+            for (_, scene) in parsed {
+                if let source = pipeline.catalog[scene.style] { _ = try await pipeline.store(for: source) }
+            }
+            if let outputDirectory {
+                try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+            }
+            for (url, scene) in parsed {
+                let frame = try await pipeline.render(scene, as: .png)
+                let destination = output.map { URL(fileURLWithPath: $0) }
+                    ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
+                do {
+                    try frame.output.write(to: destination, options: .atomic)
+                } catch {
+                    throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
+                }
+                let line = FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame)
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
         }
     }
 }
 
 /// The one-line account of a frame's tiles that `snapshot` prints to standard error.
 enum FrameReport {
-    static func line(scene: String, output: String, frame: RenderedFrame, fills: TileFillReport) -> String {
-        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(fills); \(frame.missingTiles.count) missing"
+    static func line(scene: String, output: String, frame: Frame<some Sendable>) -> String {
+        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(frame.fills); \(frame.missingTiles.count) missing"
         if !frame.missingTiles.isEmpty {
             let shown = frame.missingTiles.prefix(8).map(\.description).joined(separator: ", ")
             line += " (drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : ""))"

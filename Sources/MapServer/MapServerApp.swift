@@ -69,7 +69,7 @@ public final class MapServerApp: Sendable {
             logger: logger
         )
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        tiles.shutdown()
+        await tiles.shutdown()
     }
 
     /// The connections served at once: the configured number, or fewer when the descriptor limit,
@@ -216,7 +216,7 @@ struct PeriodicFlush: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             // The wait ends at graceful shutdown, so that SIGTERM does not wait up to 5 s for it.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
-            tiles.flushStores()
+            await tiles.flushStores()
         }
     }
 }

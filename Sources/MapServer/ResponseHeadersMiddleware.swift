@@ -1,3 +1,4 @@
+import FramePipeline
 import Hummingbird
 
 /// Gives every answer `Access-Control-Allow-Origin: *` and turns every error into a JSON body
@@ -13,7 +14,7 @@ struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = HTTPProblem(status: error.status, message: error.body ?? error.status.reasonPhrase, headers: error.headers).response
         } catch let error as any HTTPResponseError {
             response = HTTPProblem(status: error.status, message: error.status.reasonPhrase).response
-        } catch is PoolOverloaded {
+        } catch is BlockingWorkRefused {
             response = HTTPProblem.overloaded.response
         } catch {
             context.logger.error("request failed: \(error)")

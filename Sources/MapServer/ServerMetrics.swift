@@ -23,7 +23,8 @@ struct ServerMetrics: Sendable {
         tileResults[result]?.increment()
     }
 
-    func record(_ fill: TileFill) {
+    /// Counts a fill, and times it when it went to the upstream.
+    func record(_ fill: TileFill, took duration: Duration) {
         switch fill {
         case .cached: count(.cached)
         case .fetched: count(.fetched)
@@ -31,13 +32,10 @@ struct ServerMetrics: Sendable {
         case .stale: count(.stale)
         case .missing: count(.missing)
         }
+        if fill == .fetched || fill == .revalidated { upstreamFetch.record(duration: duration) }
     }
 
-    func upstreamDuration(since start: Date) {
-        upstreamFetch.recordSeconds(Date().timeIntervalSince(start))
-    }
-
-    func renderDuration(since start: Date) {
-        render.recordSeconds(Date().timeIntervalSince(start))
+    func renderDuration(_ duration: Duration) {
+        render.record(duration: duration)
     }
 }

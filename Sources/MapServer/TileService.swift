@@ -1,31 +1,23 @@
+import FramePipeline
 import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
-import Metrics
-import Synchronization
 import TileStore
 
 /// Everything the server draws: base tiles through the cache, tiles with a route drawn on
-/// them, and whole frames. Blocking work runs off the event loops: SQLite on a dispatch queue,
-/// rendering on a bounded pool of threads that answers "overloaded" when its queue is full.
+/// them, and whole frames, all through the one frame pipeline, whose bounded threads keep
+/// SQLite, Cairo and libpng off the event loops. Encoded tiles ready to send are kept here.
 final class TileService: Sendable {
     /// What a client may keep a tile for when its source gave no freshness (fixture tiles).
     static let untrackedMaxAge = 86_400
 
     let configuration: MapServerConfiguration
-    private let fetcher: TileFetcher?
-    /// Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few frames
-    /// and composited tiles are drawing at once (the server's memory target is 100 MB); the
-    /// byte budget holds when tiles are 512 px too.
-    private let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: DecodedTileBudget(tiles: 64, bytes: 16 << 20))
+    private let pipeline: FramePipeline
     /// Encoded tiles ready to send, so that hot tiles never touch SQLite: 2048 of them, within
     /// 64 MiB, since a tile body may be up to 2 MB.
     private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048, maxBytes: 64 << 20) { $0.image.body.readableBytes }
-    private let stores = Mutex<[String: TileStore]>([:])
-    private let io = DispatchQueue(label: "mapframe-io", attributes: .concurrent)
-    private let renderPool: BlockingPool<FrameRenderer>
-    private let metrics = ServerMetrics()
+    private let metrics: ServerMetrics
 
     private struct EncodedKey: Hashable, Sendable {
         var style: String
@@ -41,16 +33,27 @@ final class TileService: Sendable {
 
     init(configuration: MapServerConfiguration) {
         self.configuration = configuration
-        fetcher = configuration.fetchPolicy.map { TileFetcher(policy: $0, userAgentOverridden: configuration.userAgentOverridden) }
-        renderPool = BlockingPool(
-            threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit, name: "mapframe-render"
-        ) { FrameRenderer() }
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        pipeline = FramePipeline(FramePipeline.Configuration(
+            catalog: configuration.catalog,
+            cacheLocation: .directory(configuration.cacheDirectory),
+            fetcher: configuration.fetchPolicy.map { TileFetcher(policy: $0, userAgentOverridden: configuration.userAgentOverridden) },
+            capacity: configuration.cacheCapacity,
+            createsMissingCaches: true,
+            upstreamWait: configuration.upstreamWait,
+            // Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few
+            // frames and composited tiles are drawing at once (the server's memory target is
+            // 100 MB); the byte budget holds when tiles are 512 px too.
+            decodedTileBudget: DecodedTileBudget(tiles: 64, bytes: 16 << 20),
+            renderThreads: configuration.renderThreads,
+            renderQueueLimit: configuration.renderQueueLimit,
+            fillObserver: { fill, duration in metrics.record(fill, took: duration) }
+        ))
     }
 
-    func shutdown() {
-        renderPool.shutdown()
-        fetcher?.shutdown()
-        for store in stores.withLock({ Array($0.values) }) { try? store.flush() }
+    func shutdown() async {
+        await pipeline.shutdown()
     }
 
     // MARK: - Base tiles
@@ -68,10 +71,9 @@ final class TileService: Sendable {
         if address.retina {
             return try await renderTile(address, route: nil, key: key)
         }
-        let store = try await store(for: address.source)
-        let fill = await fill(address.tile, in: store)
-        metrics.record(fill)
-        guard let stored = try await onIOQueue({ try store.storedTile(address.tile) }) else { return nil }
+        let store = try await pipeline.store(for: address.source)
+        let fill = await pipeline.fill(address.tile, in: store)
+        guard let stored = try await pipeline.storedTile(address.tile, in: store) else { return nil }
         // A cache file from elsewhere may hold a tile of another size; it is never sent on.
         guard (try? address.source.tileDecoder.checkSize(of: stored.data)) != nil else { return nil }
         let image = EncodedImage(
@@ -124,20 +126,13 @@ final class TileService: Sendable {
         return try await renderTile(address, route: route, key: key)
     }
 
-    /// A whole frame, drawn by the same renderer as `mapframe snapshot`.
+    /// A whole frame, drawn by the same pipeline as `mapframe snapshot`.
     func frame(_ scene: Scene) async throws -> EncodedImage {
-        guard let source = configuration.catalog[scene.style] else {
+        guard configuration.catalog[scene.style] != nil else {
             throw HTTPProblem.notFound("style '\(scene.style)' is not known")
         }
-        let store = try await store(for: source)
-        let geometry = FrameRenderer.geometry(for: scene, source: source)
-        for fill in await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store) { metrics.record(fill) }
-        let started = Date()
-        let png = try await renderPool.run { renderer in
-            try renderer.render(scene, geometry: geometry, source: source, tiles: store).canvas.pngData(opaque: true)
-        }
-        metrics.renderDuration(since: started)
-        return EncodedImage(data: png, maxAge: 0, lastModified: nil)
+        let frame = try await timedRender(scene, geometry: nil)
+        return EncodedImage(data: frame.output, maxAge: 0, lastModified: nil)
     }
 
     /// Draws one 256-pixel tile (512 at @2x) of the map, with a route if given.
@@ -153,108 +148,45 @@ final class TileService: Sendable {
             viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
             start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
         )
-        let source = address.source
-        if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: source),
+        if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: address.source),
            let base = try await baseTile(address) {
             // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
             // kept under the route's key too so the next request need not ask again.
             if !base.isPlaceholder { remember(base, for: key) }
             return base
         }
-        let store = try await store(for: source)
-        let fills = await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store)
-        for fill in fills { metrics.record(fill) }
-        let started = Date()
-        let frame = try await renderPool.run { renderer -> (png: Data, missing: Int) in
-            let frame = renderer.render(scene, geometry: geometry, source: source, tiles: store)
-            return (try frame.canvas.pngData(opaque: true), frame.missingTiles.count)
+        let frame = try await timedRender(scene, geometry: geometry)
+        guard frame.missingTiles.isEmpty else {
+            return EncodedImage(data: frame.output, maxAge: 0, lastModified: nil, isPlaceholder: true)
         }
-        metrics.renderDuration(since: started)
-        guard frame.missing == 0 else {
-            return EncodedImage(data: frame.png, maxAge: 0, lastModified: nil, isPlaceholder: true)
-        }
-        let maxAge = fills.contains { if case .stale = $0 { true } else { false } } ? 0 : 3600
-        let image = EncodedImage(data: frame.png, maxAge: maxAge, lastModified: nil)
+        let maxAge = frame.fills.stale > 0 ? 0 : 3600
+        let image = EncodedImage(data: frame.output, maxAge: maxAge, lastModified: nil)
         if maxAge > 0 {
             remember(image, for: key)
         }
         return image
     }
 
+    /// Renders through the pipeline, timing the drawing and encoding for the metrics.
+    private func timedRender(_ scene: Scene, geometry: FrameGeometry?) async throws -> Frame<Data> {
+        let frame = try await pipeline.render(scene, geometry: geometry, as: .png)
+        metrics.renderDuration(frame.renderDuration)
+        return frame
+    }
+
     // MARK: - Stores
 
     func store(for source: TileSource) async throws -> TileStore {
-        if let store = stores.withLock({ $0[source.name] }) { return store }
-        let configuration = configuration
-        let store = try await onIOQueue { [decodedTiles, fetcher] () throws -> TileStore in
-            let cache = try CacheLocation.directory(configuration.cacheDirectory).openCache(for: source.name, writable: true)
-            return TileStore(source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: configuration.cacheCapacity)
-        }
-        return stores.withLock { stores in
-            if let existing = stores[source.name] { return existing }
-            stores[source.name] = store
-            return store
-        }
+        try await pipeline.store(for: source)
     }
 
     /// Writes tiles' last use and metadata; called now and then by the server.
-    func flushStores() {
-        for store in stores.withLock({ Array($0.values) }) {
-            io.async { try? store.flush() }
-        }
-    }
-
-    /// Fills a tile, waiting for the upstream at most `upstreamWait`: past it, the request goes
-    /// on without the tile (a stale copy or grey), and the fetch goes on to fill the cache.
-    private func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
-        let started = Date()
-        let wait = configuration.upstreamWait
-        let fill = await withCheckedContinuation { continuation in
-            let result = FirstResult(continuation)
-            io.async {
-                store.fill(tile) { result.resume(returning: $0) }
-                // Cached tiles complete at once, so only fetches need a timer.
-                guard !result.isDone else { return }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(wait.components.seconds * 1000))) {
-                    let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
-                    result.resume(returning: .missing(MissingTile(tile: tile, reason: .fetchFailed(reason))))
-                }
-            }
-        }
-        if fill == .fetched || fill == .revalidated { metrics.upstreamDuration(since: started) }
-        return fill
-    }
-
-    private func fill(_ tiles: [TileID], in store: TileStore) async -> [TileFill] {
-        await withTaskGroup(of: TileFill.self) { group in
-            for tile in tiles { group.addTask { await self.fill(tile, in: store) } }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
-    }
-
-    private func onIOQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            io.async { continuation.resume(with: Result { try work() }) }
-        }
+    func flushStores() async {
+        try? await pipeline.flush()
     }
 
     private static func maxAge(_ freshness: TileFreshness?) -> Int {
         guard let freshness else { return untrackedMaxAge }
         return max(0, Int(freshness.expiresAt.timeIntervalSinceNow))
-    }
-}
-
-/// Resumes a continuation with the first result it is given, and ignores the rest.
-private final class FirstResult: Sendable {
-    private let continuation: Mutex<CheckedContinuation<TileFill, Never>?>
-
-    init(_ continuation: CheckedContinuation<TileFill, Never>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    var isDone: Bool { continuation.withLock { $0 == nil } }
-
-    func resume(returning fill: TileFill) {
-        continuation.withLock { $0.take() }?.resume(returning: fill)
     }
 }

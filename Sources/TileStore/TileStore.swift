@@ -279,19 +279,12 @@ public final class TileStore: @unchecked Sendable {
         }) ?? 0
     }
 
-    /// Fills several tiles at once and waits: for the command line, never on an event loop.
-    public func fillAndWait(_ ids: [TileID]) -> [TileID: TileFill] {
-        let group = DispatchGroup()
-        let results = Mutex<[TileID: TileFill]>([:])
-        for id in Set(ids) {
-            group.enter()
-            fill(id) { fill in
-                results.withLock { $0[id] = fill }
-                group.leave()
-            }
+    /// Fills several tiles at once (each once). The cache is read on the calling thread.
+    public func fill(_ ids: [TileID]) async -> [TileID: TileFill] {
+        await withTaskGroup(of: (TileID, TileFill).self) { group in
+            for id in Set(ids) { group.addTask { (id, await self.fill(id)) } }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
-        group.wait()
-        return results.withLock { $0 }
     }
 
     /// Fills a tile and waits, without blocking a thread.

@@ -1,4 +1,4 @@
 import Foundation
 import MapFrameCLI
 
-exit(MapFrameCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(await MapFrameCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Foundation
+import FramePipeline
 import GoldenCheck
 import ImageCodec
 import MapGeometry
@@ -9,10 +10,8 @@ import Testing
 /// The golden comparison itself: it must tolerate anti-aliasing noise and catch an overlay
 /// that moves by 2 px or changes colour.
 @Suite struct GoldenHarnessTests {
-    let session = GoldenSupport.session()
-
-    func render(_ scene: Scene) throws -> RenderedFrame {
-        try session.render(scene).frame
+    func render(_ scene: Scene) async throws -> Frame<RasterImage> {
+        try await GoldenSupport.pipeline.render(scene, as: .pixels)
     }
 
     /// The same scene with one point moved by `dx` device pixels to the right.
@@ -22,22 +21,22 @@ import Testing
     }
 
     /// Pins the camera so that moving an overlay cannot move the map under it.
-    func fixedCamera(_ scene: Scene) throws -> (Scene, FrameGeometry) {
-        let frame = try render(scene)
+    func fixedCamera(_ scene: Scene) async throws -> (Scene, FrameGeometry) {
+        let frame = try await render(scene)
         var pinned = scene
         pinned.camera = .fixed(frame.geometry.camera)
-        return (pinned, try render(pinned).geometry)
+        return (pinned, try await render(pinned).geometry)
     }
 
-    @Test func identicalFramesMatch() throws {
+    @Test func identicalFramesMatch() async throws {
         let scene = try GoldenSupport.scene(named: "route-planned")
-        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(scene).canvas.image())
+        let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(scene).output)
         #expect(comparison.matches)
         #expect(comparison.differingPixels == 0)
     }
 
-    @Test func antiAliasingNoiseIsTolerated() throws {
-        let image = try render(GoldenSupport.scene(named: "route-planned")).canvas.image()
+    @Test func antiAliasingNoiseIsTolerated() async throws {
+        let image = try await render(GoldenSupport.scene(named: "route-planned")).output
         // Every channel of every pixel nudged by up to ±3 levels, as a different rasteriser might.
         var generator = SystemRandomNumberGenerator()
         var words = [UInt32](repeating: 0, count: image.width * image.height)
@@ -53,43 +52,45 @@ import Testing
         #expect(comparison.matches, "\(comparison.summary)")
     }
 
-    @Test func startMarkerMovedTwoPixelsFails() throws {
-        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "start-and-finish"))
+    @Test func startMarkerMovedTwoPixelsFails() async throws {
+        let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "start-and-finish"))
         var shifted = scene
         shifted.start = moved(scene.start!, byPixels: 2, in: frame)
-        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
     }
 
-    @Test func routeMovedTwoPixelsFails() throws {
-        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "route-planned"))
+    @Test func routeMovedTwoPixelsFails() async throws {
+        let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "route-planned"))
         var shifted = scene
         shifted.route = scene.route.map { moved($0, byPixels: 2, in: frame) }
-        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
     }
 
     /// The smallest overlay: this figure is what the default pixel-fraction tolerance is set below.
-    @Test func photoPinMovedTwoPixelsFails() throws {
+    @Test func photoPinMovedTwoPixelsFails() async throws {
         let base = try GoldenSupport.scene(named: "photomap-pins")
-        let (scene, frame) = try fixedCamera(base)
+        let (scene, frame) = try await fixedCamera(base)
         var shifted = scene
         shifted.photos[0].coordinate = moved(scene.photos[0].coordinate, byPixels: 2, in: frame)
-        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(shifted).canvas.image())
+        let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
         #expect(comparison.differingFraction > 2 * GoldenTolerance.standard.pixelFraction, "\(comparison.summary)")
     }
 
-    @Test func routeColourChangeFails() throws {
-        let (scene, frame) = try fixedCamera(GoldenSupport.scene(named: "route-planned"))
-        let expected = try render(scene).canvas.image()
+    @Test func routeColourChangeFails() async throws {
+        let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "route-planned"))
+        let expected = try await render(scene).output
 
         /// The scene without its line, with the line drawn on top in `style`.
-        func redrawn(with style: RouteStyle) throws -> RasterImage {
+        func redrawn(with style: RouteStyle) async throws -> RasterImage {
             var withoutRoute = scene
             withoutRoute.route = []
             withoutRoute.attribution = .hidden
-            let canvas = try render(withoutRoute).canvas
+            let base = try await render(withoutRoute).output
+            let canvas = Canvas(width: base.width, height: base.height)
+            canvas.draw(base, in: PixelRect(minX: 0, minY: 0, maxX: Double(base.width), maxY: Double(base.height)))
             let context = DrawingContext(canvas: canvas, frame: frame)
             RoutePainter(coordinates: scene.route, style: style).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
@@ -97,23 +98,23 @@ import Testing
         }
 
         // Redrawing with the spec's style reproduces the frame, so only the colour differs below.
-        #expect(ImageComparison(expected: expected, actual: try redrawn(with: .cycleStreets)).matches)
+        #expect(ImageComparison(expected: expected, actual: try await redrawn(with: .cycleStreets)).matches)
         var red = RouteStyle.cycleStreets
         red.colour = Colour(red: 1, green: 0.2, blue: 0.2)
-        let comparison = ImageComparison(expected: expected, actual: try redrawn(with: red))
+        let comparison = ImageComparison(expected: expected, actual: try await redrawn(with: red))
         #expect(!comparison.matches, "\(comparison.summary)")
     }
 
-    @Test func sizeChangeFails() throws {
+    @Test func sizeChangeFails() async throws {
         let scene = try GoldenSupport.scene(named: "cleared-initial")
         var wider = scene
         wider.viewport.width += 2
-        let comparison = ImageComparison(expected: try render(scene).canvas.image(), actual: try render(wider).canvas.image())
+        let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(wider).output)
         #expect(!comparison.matches)
         #expect(comparison.summary.contains("size differs"))
     }
 
-    @Test func failuresLeaveActualDiffAndReport() throws {
+    @Test func failuresLeaveActualDiffAndReport() async throws {
         let scene = try GoldenSupport.scene(named: "start-set")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("golden-harness-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -121,16 +122,16 @@ import Testing
         try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: GoldenSupport.scenes.appendingPathComponent("start-set.json"), to: scenes.appendingPathComponent("start-set.json"))
         var shiftedScene = scene
-        let (_, frame) = try fixedCamera(scene)
+        let (_, frame) = try await fixedCamera(scene)
         shiftedScene.start = moved(scene.start!, byPixels: 2, in: frame)
         // The "golden" is the shifted frame, so the real scene no longer matches it.
-        let shifted = try render(shiftedScene).canvas.image()
+        let shifted = try await render(shiftedScene).output
         let suite = GoldenSuite(scenesDirectory: scenes, goldensDirectory: goldens) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
+            try await GoldenSupport.pipeline.render(SceneFile.load(url, catalog: .builtin), as: .pixels).output
         }
-        try suite.record()
+        try await suite.record()
         try shifted.pngData().write(to: suite.goldenURL(for: "start-set"))
-        let results = try suite.check()
+        let results = try await suite.check()
         #expect(results.count == 1 && !results[0].passed)
         #expect(results[0].summary.contains("pixels differ"))
         let failures = directory.appendingPathComponent("failures")

@@ -1,4 +1,5 @@
 import FixtureTiles
+import FramePipeline
 import Foundation
 import GoldenCheck
 import ImageCodec
@@ -26,10 +27,8 @@ enum GoldenSupport {
         return directory
     }()
 
-    /// A session that renders scenes over the fixture caches.
-    static func session() -> SnapshotSession {
-        SnapshotSession(catalog: .builtin, cacheLocation: .directory(fixtureCacheDirectory.path))
-    }
+    /// The pipeline that draws scenes over the fixture caches, offline, shared by the tests.
+    static let pipeline = FramePipeline(FramePipeline.Configuration(catalog: .builtin, cacheLocation: .directory(fixtureCacheDirectory.path)))
 
     static func scene(named name: String) throws -> Scene {
         try SceneFile.load(scenes.appendingPathComponent(name + ".json"), catalog: .builtin)

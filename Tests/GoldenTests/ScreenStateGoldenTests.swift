@@ -1,4 +1,5 @@
 import Foundation
+import FramePipeline
 import GoldenCheck
 import MapRender
 import Screens
@@ -19,17 +20,16 @@ import Testing
         }
     }
 
-    @Test func scenesMatchTheirGoldens() throws {
-        let session = GoldenSupport.session()
+    @Test func scenesMatchTheirGoldens() async throws {
         let suite = GoldenSuite(scenesDirectory: GoldenSupport.scenes, goldensDirectory: GoldenSupport.goldens) { url in
-            try session.render(SceneFile.load(url, catalog: session.catalog)).frame.canvas.image()
+            try await GoldenSupport.pipeline.render(SceneFile.load(url, catalog: .builtin), as: .pixels).output
         }
         if GoldenSupport.recording {
-            let recorded = try suite.record()
+            let recorded = try await suite.record()
             Issue.record("recorded \(recorded.count) goldens; run again without MAPFRAME_RECORD_GOLDENS to check them")
             return
         }
-        let results = try suite.check()
+        let results = try await suite.check()
         #expect(results.count >= Self.requiredStates.count)
         let failures = results.filter { !$0.passed }
         if !failures.isEmpty {

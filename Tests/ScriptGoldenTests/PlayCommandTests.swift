@@ -9,18 +9,17 @@ import Testing
 @Suite struct PlayCommandTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-play-\(UUID().uuidString)")
 
-    func play(_ script: String, _ extra: [String] = [], outDir: URL? = nil) -> Int32 {
-        MapFrameCommand.main(arguments: [
+    func play(_ script: String, _ extra: [String] = [], outDir: URL? = nil) async -> Int32 {
+        await MapFrameCommand.main(arguments: [
             "play", script, "--out-dir", (outDir ?? directory.appendingPathComponent("out")).path,
             "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline",
         ] + extra)
     }
 
     /// The error `run()` throws for these arguments, as the user sees it.
-    func errorMessage(_ arguments: [String]) -> String? {
+    func errorMessage(_ arguments: [String]) async -> String? {
         do {
-            var command = try MapFrameCommand.parseAsRoot(arguments)
-            try command.run()
+            try await MapFrameCommand.run(arguments: arguments)
             return nil
         } catch {
             return "\(error)"
@@ -41,9 +40,9 @@ import Testing
         return url.path
     }
 
-    @Test func writesAFramePerStepAndTheLog() throws {
+    @Test func writesAFramePerStepAndTheLog() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(play(ScriptGoldens.url("three-taps").path) == 0)
+        #expect(await play(ScriptGoldens.url("three-taps").path) == 0)
         let out = directory.appendingPathComponent("out")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(files == ["00.png", "01.png", "02.png", "03.png", "log.json"])
@@ -64,15 +63,15 @@ import Testing
         }
     }
 
-    @Test func scaleTwoDoublesTheFrames() throws {
+    @Test func scaleTwoDoublesTheFrames() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(play(ScriptGoldens.url("refused-finish").path, ["--scale", "2"]) == 0)
+        #expect(await play(ScriptGoldens.url("refused-finish").path, ["--scale", "2"]) == 0)
         let image = try PNGCodec.decode(Data(contentsOf: directory.appendingPathComponent("out/00.png")))
         #expect(image.width == 640 && image.height == 960)
-        #expect(play(ScriptGoldens.url("refused-finish").path, ["--scale", "3"]) == 2)
+        #expect(await play(ScriptGoldens.url("refused-finish").path, ["--scale", "3"]) == 2)
     }
 
-    @Test func aBadScriptExitsTwoNamingTheFieldAndWritesNothing() throws {
+    @Test func aBadScriptExitsTwoNamingTheFieldAndWritesNothing() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases = [
             (#"{"style": "osm", "steps": [{"tap": {"x": 10, "y": 10}}, {"tap": {"x": 10, "y": 9000}}]}"#, "steps[1].tap.y"),
@@ -84,9 +83,9 @@ import Testing
         for (json, field) in cases {
             let script = try writeScript(json)
             let out = directory.appendingPathComponent("out")
-            #expect(play(script) == 2, "\(json)")
+            #expect(await play(script) == 2, "\(json)")
             #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is written for \(json)")
-            let message = errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
+            let message = await errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
             #expect(message?.contains(field) == true, "\(message ?? "no error") should name \(field)")
             #expect(message?.hasPrefix("script.json: ") == true, "\(message ?? "no error")")
         }
@@ -94,22 +93,22 @@ import Testing
 
     /// A script of 100,000 steps ran until killed; the step limit refuses one step too many
     /// before a frame is drawn.
-    @Test func aScriptOverTheStepLimitExitsTwoAndDrawsNothing() throws {
+    @Test func aScriptOverTheStepLimitExitsTwoAndDrawsNothing() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let steps = Array(repeating: #"{"wait": 0.1}"#, count: ScriptParser.maxSteps + 1).joined(separator: ",")
         let script = try writeScript(#"{"style": "osm", "steps": ["# + steps + "]}")
         let out = directory.appendingPathComponent("out")
-        #expect(play(script) == 2)
+        #expect(await play(script) == 2)
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is drawn for a script over the limit")
-        let message = errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
+        let message = await errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
         #expect(message == "script.json: steps: \(ScriptParser.maxSteps + 1) steps; at most \(ScriptParser.maxSteps) are allowed (\(ScriptParser.maxSteps + 1) frames)")
     }
 
-    @Test func anOutputDirectoryThatCannotBeMadeExitsOne() throws {
+    @Test func anOutputDirectoryThatCannotBeMadeExitsOne() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try writeScript(#"{"style": "osm", "camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 15}, "steps": []}"#)
         let blocker = directory.appendingPathComponent("file")
         try Data("not a directory".utf8).write(to: blocker)
-        #expect(play(script, outDir: blocker.appendingPathComponent("out")) == 1)
+        #expect(await play(script, outDir: blocker.appendingPathComponent("out")) == 1)
     }
 }

@@ -1,4 +1,5 @@
 import FixtureTiles
+import FramePipeline
 import Foundation
 import GoldenCheck
 import ImageCodec
@@ -39,9 +40,12 @@ enum ScriptGoldens {
         return directory
     }()
 
-    /// A session drawing over the fixture caches, offline. One per test: sessions are not shared.
-    static func session() -> SnapshotSession {
-        SnapshotSession(catalog: .builtin, cacheLocation: .directory(cacheDirectory.path))
+    /// The pipeline that draws over the fixture caches, offline, shared by the tests.
+    static let pipeline = FramePipeline(FramePipeline.Configuration(catalog: .builtin, cacheLocation: .directory(cacheDirectory.path)))
+
+    /// A scene's pixels, drawn as `mapframe play` draws it.
+    static func image(of scene: Scene) async throws -> RasterImage {
+        try await pipeline.render(scene, as: .pixels).output
     }
 
     static func url(_ name: String) -> URL { scripts.appendingPathComponent(name + ".json") }
@@ -56,8 +60,10 @@ enum ScriptGoldens {
     }
 
     /// Every frame of a played script, drawn as `mapframe play` draws it.
-    static func images(of run: ScriptRun, style: String, session: SnapshotSession = session()) throws -> [RasterImage] {
-        try run.scenes(style: style).map { try session.render($0).frame.canvas.image() }
+    static func images(of run: ScriptRun, style: String) async throws -> [RasterImage] {
+        var images: [RasterImage] = []
+        for scene in run.scenes(style: style) { images.append(try await image(of: scene)) }
+        return images
     }
 
     /// `00`, `01`, ...

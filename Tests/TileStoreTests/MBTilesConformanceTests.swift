@@ -13,17 +13,17 @@ struct MBTilesConformanceTests {
     static let parent = TileID(z: 15, x: 16396, y: 10793)
 
     /// A world whose cache holds the block and the parent, fetched and flushed.
-    static func filledWorld() throws -> UpstreamWorld {
+    static func filledWorld() async throws -> UpstreamWorld {
         let world = try UpstreamWorld()
-        let fills = world.store.fillAndWait(block + [parent])
+        let fills = await world.store.fill(block + [parent])
         #expect(fills.count == block.count + 1 && fills.values.allSatisfy { $0 == .fetched }, "\(fills)")
         try world.store.flush()
         return world
     }
 
     @Test("metadata has name, format, bounds within the fetched area, zooms and attribution")
-    func metadata() throws {
-        let world = try Self.filledWorld()
+    func metadata() async throws {
+        let world = try await Self.filledWorld()
         let rows = try RawSQLite.query(world.cachePath, "SELECT name, value FROM metadata")
         let metadata = Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
         #expect(rows.count == metadata.count, "metadata names must be unique")
@@ -43,8 +43,8 @@ struct MBTilesConformanceTests {
     }
 
     @Test("tiles are stored at TMS rows (2^z - 1 - y) with the bytes the upstream served")
-    func tmsRows() throws {
-        let world = try Self.filledWorld()
+    func tmsRows() async throws {
+        let world = try await Self.filledWorld()
         let known = TileID(z: 16, x: 32793, y: 21586)
         let rows = try RawSQLite.query(
             world.cachePath, "SELECT tile_row, hex(tile_data) FROM tiles WHERE zoom_level = 16 AND tile_column = 32793 ORDER BY tile_row"
@@ -57,8 +57,8 @@ struct MBTilesConformanceTests {
     }
 
     @Test("tiles has a unique index on (zoom_level, tile_column, tile_row)")
-    func uniqueIndex() throws {
-        let world = try Self.filledWorld()
+    func uniqueIndex() async throws {
+        let world = try await Self.filledWorld()
         // index_list rows: seq, name, unique, origin, partial.
         let uniqueIndexes = try RawSQLite.query(world.cachePath, "PRAGMA index_list(tiles)").filter { $0[2] == "1" }.map { $0[1] }
         // index_info rows: seqno, cid, name.
@@ -67,8 +67,8 @@ struct MBTilesConformanceTests {
     }
 
     @Test("the journal mode is WAL and every blob is a PNG")
-    func walAndPNGBlobs() throws {
-        let world = try Self.filledWorld()
+    func walAndPNGBlobs() async throws {
+        let world = try await Self.filledWorld()
         #expect(try RawSQLite.query(world.cachePath, "PRAGMA journal_mode") == [["wal"]])
         let signatures = try RawSQLite.query(world.cachePath, "SELECT hex(substr(tile_data, 1, 8)) FROM tiles").map(\.[0])
         #expect(signatures == Array(repeating: "89504E470D0A1A0A", count: Self.block.count + 1))

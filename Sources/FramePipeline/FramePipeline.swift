@@ -1,0 +1,231 @@
+import Foundation
+import ImageCodec
+import MapGeometry
+import MapRender
+import Synchronization
+import TileStore
+
+/// A drawn frame as its caller wants it (PNG bytes, or pixels to compare), with the geometry it
+/// was drawn with and how its tiles were come by.
+public struct Frame<Output: Sendable>: Sendable {
+    public let output: Output
+    /// The map panel's geometry; with chrome, the panel starts `Scene.mapPanelTop` below the frame's top.
+    public let geometry: FrameGeometry
+    /// How many tiles the frame needed.
+    public let tileCount: Int
+    /// Tiles drawn as grey because they were not available, with the reason from their fill.
+    public let missingTiles: [MissingTile]
+    public let fills: TileFillReport
+    /// How long drawing and encoding took, once a render thread took the frame up.
+    public let renderDuration: Duration
+}
+
+/// What a frame is turned into once drawn, on the drawing thread.
+public struct FrameOutput<Value: Sendable>: Sendable {
+    let make: @Sendable (RenderedFrame) throws -> Value
+
+    /// Opaque PNG bytes, as files and HTTP responses carry frames.
+    public static var png: FrameOutput<Data> { FrameOutput<Data> { try $0.canvas.pngData(opaque: true) } }
+
+    /// The pixels, for comparing with a golden image.
+    public static var pixels: FrameOutput<RasterImage> { FrameOutput<RasterImage> { $0.canvas.image() } }
+}
+
+/// The one way from a scene to a frame: opens the style's tile store, works out the geometry
+/// once, fills the frame's tiles (from the upstream unless offline), draws, and encodes.
+/// `snapshot`, `play`, `goldens` and every server endpoint that draws go through it, and share
+/// its decoded-tile memory. Blocking work runs on bounded threads of its own: SQLite on
+/// `ioThreads`, Cairo and libpng on `renderThreads`.
+public final class FramePipeline: Sendable {
+    public struct Configuration: Sendable {
+        public var catalog: StyleCatalog
+        public var cacheLocation: CacheLocation
+        /// The upstream; nil draws offline, from the caches alone.
+        public var fetcher: TileFetcher?
+        public var capacity: CacheCapacity?
+        /// Whether a style's missing cache file in a cache directory is created. By default it
+        /// is when tiles can be fetched into it; a file named with `--cache` must always exist.
+        public var createsMissingCaches: Bool
+        /// How long a fill waits for the upstream; past it the frame is drawn without the tile
+        /// (a stale copy or grey) while the fetch goes on to fill the cache. nil waits for the
+        /// fetch's own deadline.
+        public var upstreamWait: Duration?
+        public var decodedTileBudget: DecodedTileBudget
+        public var renderThreads: Int
+        /// Frames that may wait for a render thread before more are refused.
+        public var renderQueueLimit: Int
+        /// Told of every fill and how long it took, for metrics.
+        public var fillObserver: (@Sendable (TileFill, Duration) -> Void)?
+
+        public init(
+            catalog: StyleCatalog, cacheLocation: CacheLocation, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil,
+            createsMissingCaches: Bool? = nil, upstreamWait: Duration? = nil,
+            decodedTileBudget: DecodedTileBudget = TileStore.defaultMemoryCapacity,
+            renderThreads: Int = 2, renderQueueLimit: Int = 64, fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil
+        ) {
+            self.catalog = catalog
+            self.cacheLocation = cacheLocation
+            self.fetcher = fetcher
+            self.capacity = capacity
+            self.createsMissingCaches = createsMissingCaches ?? (fetcher != nil)
+            self.upstreamWait = upstreamWait
+            self.decodedTileBudget = decodedTileBudget
+            self.renderThreads = renderThreads
+            self.renderQueueLimit = renderQueueLimit
+            self.fillObserver = fillObserver
+        }
+    }
+
+    public let configuration: Configuration
+    public var catalog: StyleCatalog { configuration.catalog }
+    private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
+    private let stores = Mutex<[String: TileStore]>([:])
+    /// SQLite's blocking calls. Their queue is as long as the server's connection limit lets it be.
+    private let io = BlockingThreads(threads: 4, queueLimit: .max / 2)
+    private let rendering: BlockingThreads
+    private let renderers = RendererShelf()
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        decodedTiles = LRUCache(capacity: configuration.decodedTileBudget)
+        rendering = BlockingThreads(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+    }
+
+    // MARK: - Frames
+
+    /// Draws `scene` and turns it into `output`, filling its tiles first. `geometry` is the
+    /// map panel's, when the caller has worked it out already (`FrameRenderer.geometry`); a map
+    /// tile is a frame whose top-left corner is the tile's corner.
+    /// Throws `BlockingWorkRefused` when too many frames are waiting to be drawn.
+    public func render<Output>(
+        _ scene: Scene, geometry: FrameGeometry? = nil, as output: FrameOutput<Output>
+    ) async throws -> Frame<Output> {
+        guard let source = catalog[scene.style] else {
+            preconditionFailure("scene style \(scene.style) was checked against the catalogue when read")
+        }
+        let store = try await store(for: source)
+        let geometry = geometry ?? FrameRenderer.geometry(for: scene, source: source)
+        let fills = await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store)
+        let renderers = renderers
+        let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
+            let started = ContinuousClock.now
+            return try renderers.withRenderer { renderer in
+                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: store)
+                return (try output.make(frame), frame.tileCount, frame.missingTiles, ContinuousClock.now - started)
+            }
+        }
+        return Frame(
+            output: drawn.0, geometry: geometry, tileCount: drawn.tileCount,
+            missingTiles: Self.explaining(drawn.missing, with: fills), fills: TileFillReport(fills.values), renderDuration: drawn.took
+        )
+    }
+
+    /// Each missing tile's reason taken from its fill where that says more (a failed fetch, a
+    /// 404) than the renderer's "not cached".
+    private static func explaining(_ missing: [MissingTile], with fills: [TileID: TileFill]) -> [MissingTile] {
+        missing.map { tile in
+            if case .missing(let reason)? = fills[tile.tile], tile.reason == .notCached { return reason }
+            return tile
+        }
+    }
+
+    // MARK: - Tiles
+
+    /// The tile store for a style, opening its cache on first use.
+    public func store(for source: TileSource) async throws -> TileStore {
+        if let store = stores.withLock({ $0[source.name] }) { return store }
+        let configuration = configuration
+        let store = try await io.run { [decodedTiles] () throws -> TileStore in
+            let cache = try configuration.cacheLocation.openCache(for: source.name, writable: configuration.createsMissingCaches)
+            return TileStore(
+                source: source, cache: cache, decodedTiles: decodedTiles, fetcher: configuration.fetcher, capacity: configuration.capacity
+            )
+        }
+        return stores.withLock { stores in
+            if let existing = stores[source.name] { return existing }
+            stores[source.name] = store
+            return store
+        }
+    }
+
+    /// Fills tiles at once (each once), as `fill(_:in:)` does one.
+    public func fill(_ tiles: [TileID], in store: TileStore) async -> [TileID: TileFill] {
+        await withTaskGroup(of: (TileID, TileFill).self) { group in
+            for tile in Set(tiles) { group.addTask { (tile, await self.fill(tile, in: store)) } }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    /// Makes sure a tile is cached and fresh, waiting for the upstream at most `upstreamWait`.
+    public func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
+        let started = ContinuousClock.now
+        let wait = configuration.upstreamWait
+        let fill = await withCheckedContinuation { continuation in
+            let result = FirstResult(continuation)
+            Task {
+                // The cache is asked on the io threads; a fetch then completes on the fetcher's.
+                do {
+                    try await io.run { store.fill(tile) { result.resume(returning: $0) } }
+                } catch {
+                    result.resume(returning: .missing(MissingTile(tile: tile, reason: .unreadable("\(error)"))))
+                }
+                guard let wait, !result.isDone else { return }
+                try? await Task.sleep(for: wait)
+                let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
+                result.resume(returning: .missing(MissingTile(tile: tile, reason: .fetchFailed(reason))))
+            }
+        }
+        configuration.fillObserver?(fill, ContinuousClock.now - started)
+        return fill
+    }
+
+    /// A tile's stored bytes and freshness, for serving as they are; nil when not stored.
+    public func storedTile(_ tile: TileID, in store: TileStore) async throws -> (data: Data, freshness: TileFreshness?)? {
+        try await io.run { try store.storedTile(tile) }
+    }
+
+    // MARK: - Upkeep
+
+    /// Writes every open store's tile use and metadata (`TileStore.flush`).
+    public func flush() async throws {
+        for store in stores.withLock({ Array($0.values) }) {
+            try await io.run { try store.flush() }
+        }
+    }
+
+    /// Flushes the stores, as far as they can be, and stops the threads and the fetcher.
+    public func shutdown() async {
+        try? await flush()
+        await rendering.shutdown()
+        await io.shutdown()
+        configuration.fetcher?.shutdown()
+    }
+}
+
+/// Frame renderers for the render threads: each frame borrows one, so no two threads share a
+/// renderer's sprites (Cairo surfaces are not safe to share between threads).
+private final class RendererShelf: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [FrameRenderer] = []
+
+    func withRenderer<T>(_ body: (FrameRenderer) throws -> T) rethrows -> T {
+        let renderer = lock.withLock { idle.popLast() } ?? FrameRenderer()
+        defer { lock.withLock { idle.append(renderer) } }
+        return try body(renderer)
+    }
+}
+
+/// Resumes a continuation with the first result it is given, and ignores the rest.
+private final class FirstResult: Sendable {
+    private let continuation: Mutex<CheckedContinuation<TileFill, Never>?>
+
+    init(_ continuation: CheckedContinuation<TileFill, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    var isDone: Bool { continuation.withLock { $0 == nil } }
+
+    func resume(returning fill: TileFill) {
+        continuation.withLock { $0.take() }?.resume(returning: fill)
+    }
+}
