@@ -78,7 +78,7 @@ public final class FrameRenderer {
             let items = overlayPainters(for: scene, source: source).flatMap(\.fitItems)
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
             return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: source.zoomRange)
-                ?? Camera(center: Coordinate(latitude: 51.40, longitude: 0), zoom: 6)
+                ?? MapDefaults.fallbackCamera
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(script.layout.mapPanelViewport == Viewport(width: 320, height: 367, scale: 2))
         #expect(script.layout.frameViewport == Viewport(width: 320, height: 480, scale: 2))
         #expect(script.layout.mapPanelTop == 64)
-        #expect(script.camera == JourneyPlanner.fallbackCamera)
+        #expect(script.camera == MapDefaults.fallbackCamera)
         #expect(script.zoomRange.max == 18)
     }
 

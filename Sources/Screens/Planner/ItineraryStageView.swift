@@ -3,9 +3,6 @@ import MapGeometry
 /// The itinerary's map of one stage (spec 6.6): the route with one stage emphasised, an
 /// "11/12" counter, and previous/next buttons that stop at the first and last stage.
 public struct ItineraryStageView: Hashable, Sendable, Codable {
-    /// The logical pixels left between the stage and the panel's edges.
-    public static let fitPadding = 24.0
-
     public let journey: Journey
     /// The stage shown, counting from 1.
     public private(set) var stage: Int
@@ -55,6 +52,6 @@ public struct ItineraryStageView: Hashable, Sendable, Codable {
 
     private mutating func fitStage() {
         guard let bounds = GeoBounds(containing: segment.points) else { return }
-        map.fit([FitItem(bounds: bounds)], padding: Self.fitPadding)
+        map.fit([FitItem(bounds: bounds)], padding: MapDefaults.fitPadding)
     }
 }

@@ -19,8 +19,8 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
 public enum SceneFile {
     /// The most photos a scene may carry.
     public static let maxPhotos = 10_000
-    public static let latitudeRange = -85.0511...85.0511
-    public static let longitudeRange = -180.0...180.0
+    public static let latitudeRange = WebMercator.inputLatitudeRange
+    public static let longitudeRange = WebMercator.longitudeRange
 
     static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome"]
 
@@ -136,7 +136,7 @@ public enum SceneFile {
             let fit = try camera.requiredString("fit")
             guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
             let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
-            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? 24
+            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? MapDefaults.fitPadding
             return .fitAll(padding: padding)
         }
         try camera.rejectUnknownFields(allowed: ["center", "zoom", "fit", "padding"])

@@ -72,7 +72,7 @@ public enum ScriptParser {
             try readStep(value, path: "steps[\(index)]", panel: layout.mapPanelViewport, directory: directory)
         }
         return Script(
-            style: style, zoomRange: zoomRange, camera: camera ?? JourneyPlanner.fallbackCamera, layout: layout, steps: steps
+            style: style, zoomRange: zoomRange, camera: camera ?? MapDefaults.fallbackCamera, layout: layout, steps: steps
         )
     }
 
