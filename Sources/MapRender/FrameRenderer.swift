@@ -88,7 +88,7 @@ public final class FrameRenderer {
     static func overlayPainters(for scene: Scene, source: TileSource) -> [OverlayPainter] {
         var painters: [OverlayPainter] = []
         if let location = scene.location {
-            painters.append(LocationRingPainter(center: location.coordinate, accuracy: location.accuracy))
+            painters.append(LocationRingPainter(center: location.coordinate, accuracy: location.accuracyMetres))
         }
         painters += scene.photos.map { PhotoPinPainter(coordinate: $0.coordinate) } as [OverlayPainter]
         if let start = scene.start { painters.append(WispMarkerPainter(coordinate: start, style: .start)) }

@@ -19,42 +19,6 @@ public struct Scene: Hashable, Sendable {
         case legacy
     }
 
-    /// A photo's pin.
-    public struct Photo: Hashable, Sendable {
-        public var id: Int
-        public var coordinate: Coordinate
-        public var caption: String?
-
-        public init(id: Int, coordinate: Coordinate, caption: String? = nil) {
-            self.id = id
-            self.coordinate = coordinate
-            self.caption = caption
-        }
-    }
-
-    /// A geolocation fix and its accuracy in metres.
-    public struct Location: Hashable, Sendable {
-        public var coordinate: Coordinate
-        public var accuracy: Double
-
-        public init(coordinate: Coordinate, accuracy: Double) {
-            self.coordinate = coordinate
-            self.accuracy = accuracy
-        }
-    }
-
-    /// The itinerary's emphasised stage: its points, drawn over the route, and its counter.
-    public struct EmphasisedStage: Hashable, Sendable {
-        public var points: [Coordinate]
-        /// "11/12": the stage's number and the stage count.
-        public var counter: String
-
-        public init(points: [Coordinate], counter: String) {
-            self.points = points
-            self.counter = counter
-        }
-    }
-
     /// The whole frame: with chrome, the screen the chrome and the map panel share.
     public var viewport: Viewport
     public var style: String
@@ -63,7 +27,7 @@ public struct Scene: Hashable, Sendable {
     public var finish: Coordinate?
     public var route: [Coordinate]
     public var photos: [Photo]
-    public var location: Location?
+    public var location: LocationFix?
     public var attribution: AttributionMode
     /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
     public var emphasisedStage: EmphasisedStage?
@@ -73,7 +37,7 @@ public struct Scene: Hashable, Sendable {
     public init(
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [],
-        photos: [Photo] = [], location: Location? = nil, attribution: AttributionMode = .current,
+        photos: [Photo] = [], location: LocationFix? = nil, attribution: AttributionMode = .current,
         emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
     ) {
         self.viewport = viewport
@@ -91,8 +55,7 @@ public struct Scene: Hashable, Sendable {
 
     /// The map panel, which the camera looks through: the frame less the chrome's bars.
     public var mapPanelViewport: Viewport {
-        guard chrome != nil else { return viewport }
-        return Viewport(width: viewport.width, height: viewport.height - PhoneChrome.height, scale: viewport.scale)
+        chrome == nil ? viewport : PhoneChrome.mapPanel(in: viewport)
     }
 
     /// The map panel's top edge in the frame, in logical pixels.

@@ -72,7 +72,7 @@ public struct ToolbarPainter: OverlayPainter {
         canvas.strokePath(with: style.buttonBorder.fading(by: opacity), width: 1)
         canvas.withSavedState {
             canvas.translate(x: box.center.x, y: box.center.y)
-            ToolbarGlyphs.draw(button.glyph, on: canvas, colour: style.glyph.fading(by: opacity))
+            ToolbarGlyphs.draw(button.button, on: canvas, colour: style.glyph.fading(by: opacity))
         }
     }
 
@@ -103,7 +103,7 @@ public struct ToolbarPainter: OverlayPainter {
 /// The toolbar's glyphs as vector paths, in logical pixels around the button's centre, about
 /// 20 px across.
 enum ToolbarGlyphs {
-    static func draw(_ glyph: PhoneChrome.ToolGlyph, on canvas: Canvas, colour: Colour) {
+    static func draw(_ glyph: ToolbarButton, on canvas: Canvas, colour: Colour) {
         switch glyph {
         case .geolocate:
             // The location arrow: a dart pointing up and to the right.

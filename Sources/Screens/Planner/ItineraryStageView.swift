@@ -1,4 +1,5 @@
 import MapGeometry
+import MapRender
 
 /// The itinerary's map of one stage (spec 6.6): the route with one stage emphasised, an
 /// "11/12" counter, and previous/next buttons that stop at the first and last stage.
@@ -23,7 +24,7 @@ public struct ItineraryStageView: Hashable, Sendable, Codable {
     public var segment: JourneySegment { journey.segments[stage - 1] }
 
     /// The counter shown above the map, such as "11/12".
-    public var counter: String { "\(stage)/\(stageCount)" }
+    public var counter: String { EmphasisedStage(number: stage, count: stageCount, points: []).counter }
 
     /// Moves to the next stage; stays on the last.
     public mutating func showNextStage() {

@@ -105,7 +105,7 @@ public enum SceneFile {
     static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
         let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
         if scene.start == nil, scene.finish == nil, scene.route.isEmpty, scene.location == nil, !scene.photos.isEmpty {
-            return .photomap(enabled: Set(zoomButtons.map(\.glyph)))
+            return .photomap(enabled: Set(zoomButtons))
         }
         let phase: JourneyPlanner.Phase
         switch (scene.start != nil || scene.finish != nil, scene.start != nil && scene.finish != nil, scene.route.count >= 2) {
@@ -116,7 +116,7 @@ public enum SceneFile {
         }
         return .journeyPlanner(
             commentary: PhoneChrome.Commentary(phase.commentary, isButton: phase.commentaryIsButton),
-            enabled: Set((phase.enabledButtons + zoomButtons).map(\.glyph))
+            enabled: Set(phase.enabledButtons + zoomButtons)
         )
     }
 
@@ -188,16 +188,16 @@ public enum SceneFile {
         return coordinates
     }
 
-    private static func parsePhotos(_ root: JSONObjectReader) throws(JSONFieldError) -> [Scene.Photo] {
+    private static func parsePhotos(_ root: JSONObjectReader) throws(JSONFieldError) -> [Photo] {
         guard let items = try root.array("photos") else { return [] }
         guard items.count <= maxPhotos else {
             throw JSONFieldError(path: "photos", message: "has \(items.count) photos; allowed at most \(maxPhotos)")
         }
-        var photos: [Scene.Photo] = []
+        var photos: [Photo] = []
         for (index, item) in items.enumerated() {
             let reader = try JSONObjectReader(item, path: "photos[\(index)]")
             let coordinate = try point(reader, extraFields: ["id", "caption"])
-            photos.append(Scene.Photo(
+            photos.append(Photo(
                 id: try reader.integer("id", in: 0...Int(Int32.max)) ?? index,
                 coordinate: coordinate, caption: try reader.string("caption")
             ))
@@ -205,14 +205,14 @@ public enum SceneFile {
         return photos
     }
 
-    private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.Location? {
+    private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> LocationFix? {
         guard let reader = try root.object("location") else { return nil }
         let coordinate = try point(reader, extraFields: ["accuracy"])
         guard let accuracyValue = reader.fields["accuracy"] else {
             throw JSONFieldError(path: reader.path(of: "accuracy"), value: nil, allowed: "metres, a number in 0.1...100000")
         }
         let accuracy = try JSONObjectReader.number(accuracyValue, path: reader.path(of: "accuracy"), in: 0.1...100_000)
-        return Scene.Location(coordinate: coordinate, accuracy: accuracy)
+        return LocationFix(coordinate: coordinate, accuracyMetres: accuracy)
     }
 
     private static func parseAttribution(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.AttributionMode {

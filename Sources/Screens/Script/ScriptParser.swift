@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import StrictJSON
 
 /// Reads a script file, the public contract of the scripted player:
@@ -82,7 +83,7 @@ public enum ScriptParser {
         guard let size = try root.object("size") else { return ScreenLayout(scale: scale, chrome: chrome) }
         try size.rejectUnknownFields(allowed: ["width", "height"])
         let largest = Viewport.maxDevicePixels / scale
-        let smallestHeight = chrome ? ScreenLayout.chromeHeight + 1 : 1
+        let smallestHeight = chrome ? PhoneChrome.height + 1 : 1
         return ScreenLayout(
             width: try size.requiredInteger("width", in: 1...largest),
             height: try size.requiredInteger("height", in: smallestHeight...largest),

@@ -1,0 +1,16 @@
+/// A button on the toolbar above a map panel, which a screen enables or greys out; each is
+/// drawn with its own glyph.
+public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
+    /// The standard location arrow.
+    case geolocate
+    /// A magnifier.
+    case placefinder
+    /// An x.
+    case stepBack
+    /// A magnifier with a plus.
+    case zoomIn
+    /// A magnifier with a minus.
+    case zoomOut
+    /// Arrows through the itinerary's stages.
+    case previousStage, nextStage
+}
