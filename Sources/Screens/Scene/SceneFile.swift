@@ -63,24 +63,16 @@ public enum SceneFile {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
-        let styleName = try root.string("style") ?? "osm"
-        guard let source = catalog[styleName] else {
-            throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
-        }
-        let viewport = try parseViewport(root)
-        let chrome = try root.bool("chrome") ?? false
-        if chrome, viewport.height <= PhoneChrome.height {
-            throw JSONFieldError(
-                path: "size.height",
-                message: "\(viewport.height) leaves no map panel under the chrome; allowed \(PhoneChrome.height + 1)...\(Viewport.maxDevicePixels / viewport.scale) with \"chrome\": true"
-            )
-        }
+        let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.zoomRange))
+        let styleName = header.style, viewport = header.layout.frameViewport, chrome = header.layout.chrome
+        // The header reader accepted the name, so the catalog has it.
+        guard let source = catalog[styleName] else { preconditionFailure("style \(styleName) vanished from the catalog") }
         let start = try root.object("start").map { reader throws(JSONFieldError) in try point(reader) }
         let finish = try root.object("finish").map { reader throws(JSONFieldError) in try point(reader) }
         let route = try parseRoute(root)
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
-        let camera = try parseCamera(root.requiredObject("camera"), source: source, viewport: viewport)
+        let camera = try parseCamera(root.requiredObject("camera"), header: header)
         if case .fitAll = camera, start == nil, finish == nil, route.isEmpty, photos.isEmpty, location == nil {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
         }
@@ -120,47 +112,22 @@ public enum SceneFile {
         )
     }
 
-    private static func parseViewport(_ root: JSONObjectReader) throws(JSONFieldError) -> Viewport {
-        let scale = try root.integer("scale", in: 1...2) ?? 1
-        guard let size = try root.object("size") else { return Viewport(width: 320, height: 480, scale: scale) }
-        try size.rejectUnknownFields(allowed: ["width", "height"])
-        let limit = Viewport.maxDevicePixels / scale
-        let width = try size.requiredInteger("width", in: 1...limit)
-        let height = try size.requiredInteger("height", in: 1...limit)
-        return Viewport(width: width, height: height, scale: scale)
-    }
-
-    private static func parseCamera(_ camera: JSONObjectReader, source: TileSource, viewport: Viewport) throws(JSONFieldError) -> Scene.CameraSpec {
+    private static func parseCamera(_ camera: JSONObjectReader, header: FrameHeader) throws(JSONFieldError) -> Scene.CameraSpec {
         if camera.has("fit") {
             try camera.rejectUnknownFields(allowed: ["fit", "padding"])
             let fit = try camera.requiredString("fit")
             guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
+            let viewport = header.layout.frameViewport
             let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
             let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? MapDefaults.fitPadding
             return .fitAll(padding: padding)
         }
-        try camera.rejectUnknownFields(allowed: ["center", "zoom", "fit", "padding"])
-        let center = try point(camera.requiredObject("center"))
-        let zoomRange = source.zoomRange
-        guard let zoomValue = camera.fields["zoom"] else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), value: nil, allowed: "a number in the \(source.name) style's range \(zoomRange)")
-        }
-        guard case .number(let zoom) = zoomValue else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), value: zoomValue, allowed: "a number in \(zoomRange)")
-        }
-        guard zoomRange.contains(zoom) else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), message: "\(JSONValue.format(zoom)) is outside the \(source.name) style's zoom range \(zoomRange)")
-        }
-        return .fixed(Camera(center: center, zoom: zoom))
+        return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "padding"]))
     }
 
     /// A `{"lat", "lon"}` point.
     static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
-        try reader.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
-        return Coordinate(
-            latitude: try reader.requiredNumber("lat", in: latitudeRange),
-            longitude: try reader.requiredNumber("lon", in: longitudeRange)
-        )
+        try FrameHeader.point(reader, extraFields: extraFields)
     }
 
     private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> [Coordinate] {
