@@ -14,3 +14,18 @@ public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
     /// Arrows through the itinerary's stages.
     case previousStage, nextStage
 }
+
+extension ToolbarButton {
+    /// What the button is called when spoken, in sentence case.
+    public var label: String {
+        switch self {
+        case .geolocate: "Find my location"
+        case .placefinder: "Placefinder"
+        case .stepBack: "Step back"
+        case .zoomIn: "Zoom in"
+        case .zoomOut: "Zoom out"
+        case .previousStage: "Previous stage"
+        case .nextStage: "Next stage"
+        }
+    }
+}

@@ -90,8 +90,10 @@ import Testing
             withoutRoute.route = []
             withoutRoute.attribution = .hidden
             let canvas = try render(withoutRoute).canvas
-            let context = DrawingContext(canvas: canvas, frame: frame)
-            RoutePainter(coordinates: scene.route, style: style).draw(in: context)
+            var theme = Theme.cycleStreets
+            theme.route = style
+            let context = DrawingContext(canvas: canvas, frame: frame, theme: theme)
+            RoutePainter(coordinates: scene.route).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
             return canvas.image()
         }
