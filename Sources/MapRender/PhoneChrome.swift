@@ -5,7 +5,7 @@ import MapGeometry
 /// active function on blue. A scene with chrome is the whole screen; without, the map panel.
 ///
 /// The chrome is content only; `StatusBarPainter`, `ToolbarPainter` and `TabBarPainter` draw
-/// it in `PhoneChromeStyle.cycleStreets`.
+/// it in the theme's `chrome` style (`PhoneChromeStyle.cycleStreets` in `Theme.cycleStreets`).
 public struct PhoneChrome: Hashable, Sendable {
     /// The status bar's height in logical pixels.
     public static let statusBarHeight = 20

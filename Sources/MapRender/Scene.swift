@@ -6,7 +6,8 @@ public struct Scene: Hashable, Sendable {
     public enum CameraSpec: Hashable, Sendable {
         /// A given centre and zoom.
         case fixed(Camera)
-        /// Fit the markers, route, photos and location, with `padding` logical pixels to spare.
+        /// Fit every layer's fit items (markers, route, photos, location), with `padding`
+        /// logical pixels to spare (`MapDefaults.fitPadding` unless a scene says otherwise).
         case fitAll(padding: Double)
     }
 

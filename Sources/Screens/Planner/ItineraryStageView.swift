@@ -23,8 +23,13 @@ public struct ItineraryStageView: Hashable, Sendable, Codable {
     /// The emphasised stage.
     public var segment: JourneySegment { journey.segments[stage - 1] }
 
+    /// The stage as the map draws it: its points over the route, and its "11/12" counter.
+    public var emphasisedStage: EmphasisedStage {
+        EmphasisedStage(number: stage, count: stageCount, points: segment.points)
+    }
+
     /// The counter shown above the map, such as "11/12".
-    public var counter: String { EmphasisedStage(number: stage, count: stageCount, points: []).counter }
+    public var counter: String { emphasisedStage.counter }
 
     /// Moves to the next stage; stays on the last.
     public mutating func showNextStage() {

@@ -53,7 +53,7 @@ public struct ScreenState: Hashable, Sendable, Codable {
         finish = itinerary.journey.finishCoordinate
         routeLine = itinerary.journey.routeLine
         photos = []
-        emphasisedStage = EmphasisedStage(number: itinerary.stage, count: itinerary.stageCount, points: itinerary.segment.points)
+        emphasisedStage = itinerary.emphasisedStage
         enabledButtons = itinerary.enabledButtons
     }
 }
