@@ -65,10 +65,11 @@ public enum SceneFile {
 
         let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.zoomRange))
         let styleName = header.style, viewport = header.layout.frameViewport, chrome = header.layout.chrome
-        // The header reader accepted the name, so the catalog has it.
-        guard let source = catalog[styleName] else { preconditionFailure("style \(styleName) vanished from the catalog") }
-        let start = try root.object("start").map { reader throws(JSONFieldError) in try point(reader) }
-        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try point(reader) }
+        guard let source = catalog[styleName] else {
+            throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
+        }
+        let start = try root.object("start").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
+        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
         let route = try parseRoute(root)
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
@@ -125,11 +126,6 @@ public enum SceneFile {
         return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "padding"]))
     }
 
-    /// A `{"lat", "lon"}` point.
-    static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
-        try FrameHeader.point(reader, extraFields: extraFields)
-    }
-
     private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> [Coordinate] {
         guard let route = try root.object("route") else { return [] }
         try route.rejectUnknownFields(allowed: ["coordinates"])
@@ -163,7 +159,7 @@ public enum SceneFile {
         var photos: [Photo] = []
         for (index, item) in items.enumerated() {
             let reader = try JSONObjectReader(item, path: "photos[\(index)]")
-            let coordinate = try point(reader, extraFields: ["id", "caption"])
+            let coordinate = try FrameHeader.point(reader, extraFields: ["id", "caption"])
             photos.append(Photo(
                 id: try reader.integer("id", in: 0...Int(Int32.max)) ?? index,
                 coordinate: coordinate, caption: try reader.string("caption")
@@ -174,7 +170,7 @@ public enum SceneFile {
 
     private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> LocationFix? {
         guard let reader = try root.object("location") else { return nil }
-        let coordinate = try point(reader, extraFields: ["accuracy"])
+        let coordinate = try FrameHeader.point(reader, extraFields: ["accuracy"])
         guard let accuracyValue = reader.fields["accuracy"] else {
             throw JSONFieldError(path: reader.path(of: "accuracy"), value: nil, allowed: "metres, a number in 0.1...100000")
         }
