@@ -10,36 +10,21 @@
 /// renderer.render(scene, source: source, tiles: tiles, theme: red)
 /// ```
 public struct Theme: Hashable, Sendable {
-    public var route: RouteStyle
-    public var startMarker: WispMarkerStyle
-    public var finishMarker: WispMarkerStyle
-    public var photoPin: PhotoPinStyle
-    public var locationRing: LocationRingStyle
-    public var attribution: AttributionStyle
-    public var stageEmphasis: StageEmphasisStyle
-    public var stageCounter: StageCounterStyle
-    public var chrome: PhoneChromeStyle
+    // One line per kind of thing drawn; a new overlay kind adds its style here, defaulting
+    // to its CycleStreets values.
+    public var route: RouteStyle = .cycleStreets
+    public var startMarker: WispMarkerStyle = .start
+    public var finishMarker: WispMarkerStyle = .finish
+    public var photoPin: PhotoPinStyle = .cycleStreets
+    public var locationRing: LocationRingStyle = .cycleStreets
+    public var attribution: AttributionStyle = .map
+    public var stageEmphasis: StageEmphasisStyle = .cycleStreets
+    public var stageCounter: StageCounterStyle = .cycleStreets
+    public var chrome: PhoneChromeStyle = .cycleStreets
 
-    public init(
-        route: RouteStyle, startMarker: WispMarkerStyle, finishMarker: WispMarkerStyle, photoPin: PhotoPinStyle,
-        locationRing: LocationRingStyle, attribution: AttributionStyle, stageEmphasis: StageEmphasisStyle,
-        stageCounter: StageCounterStyle, chrome: PhoneChromeStyle
-    ) {
-        self.route = route
-        self.startMarker = startMarker
-        self.finishMarker = finishMarker
-        self.photoPin = photoPin
-        self.locationRing = locationRing
-        self.attribution = attribution
-        self.stageEmphasis = stageEmphasis
-        self.stageCounter = stageCounter
-        self.chrome = chrome
-    }
+    /// The CycleStreets look; change the fields that differ.
+    public init() {}
 
     /// The CycleStreets iPhone app's look.
-    public static let cycleStreets = Theme(
-        route: .cycleStreets, startMarker: .start, finishMarker: .finish, photoPin: .cycleStreets,
-        locationRing: .cycleStreets, attribution: .map, stageEmphasis: .cycleStreets,
-        stageCounter: .cycleStreets, chrome: .cycleStreets
-    )
+    public static let cycleStreets = Theme()
 }
