@@ -63,7 +63,7 @@ struct BoundingBoxArgument: ExpressibleByArgument {
         let numbers = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3],
               (-180...180).contains(west), (-180...180).contains(east), west < east,
-              (-85.0511...85.0511).contains(south), (-85.0511...85.0511).contains(north), south < north
+              WebMercator.inputLatitudeRange.contains(south), WebMercator.inputLatitudeRange.contains(north), south < north
         else { return nil }
         bounds = GeoBounds(south: south, west: west, north: north, east: east)
     }

@@ -52,6 +52,13 @@ public enum WebMercator {
     public static let tileSize = 256.0
     /// The latitude at which the projection becomes square.
     public static let maxLatitude = 85.05112878
+    /// The largest latitude an input may give: `maxLatitude` rounded down to four decimal
+    /// places (85.0511), so every accepted value lies on the map and messages stay readable.
+    public static let maxInputLatitude = (maxLatitude * 10_000).rounded(.down) / 10_000
+    /// The latitudes inputs may give, south to north.
+    public static let inputLatitudeRange = -maxInputLatitude...maxInputLatitude
+    /// The longitudes inputs may give, west to east.
+    public static let longitudeRange = -180.0...180.0
     /// Ground metres per pixel at the equator at zoom 0 on 256-pixel tiles.
     public static let equatorMetresPerPixelAtZoom0 = 156_543.03392
 

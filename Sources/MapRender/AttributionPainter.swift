@@ -1,13 +1,29 @@
 import MapGeometry
+import TileStore
+
+/// The attribution layer: the box with the source's text, today's or the 2010 app's.
+public struct AttributionLayer: SceneLayer {
+    public var mode: Scene.AttributionMode
+
+    public init(_ mode: Scene.AttributionMode) {
+        self.mode = mode
+    }
+
+    public func painter(for source: TileSource) -> any OverlayPainter {
+        switch mode {
+        case .hidden: AttributionPainter(text: "")
+        case .current: AttributionPainter(text: source.attribution)
+        case .legacy: AttributionPainter(text: source.legacyAttribution ?? source.attribution)
+        }
+    }
+}
 
 /// Draws the attribution box in the frame's bottom-right corner.
 public struct AttributionPainter: OverlayPainter {
     public var text: String
-    public var style: AttributionStyle
 
-    public init(text: String, style: AttributionStyle = .map) {
+    public init(text: String) {
         self.text = text
-        self.style = style
     }
 
     /// The box in device pixels and each line's baseline origin, for drawing and for tests.
@@ -18,8 +34,8 @@ public struct AttributionPainter: OverlayPainter {
         public var inkBounds: PixelRect?
     }
 
-    public func layout(on canvas: Canvas, frame: FrameGeometry) -> Layout {
-        let scale = frame.scale
+    public func layout(on canvas: Canvas, frame: FrameGeometry, theme: Theme = .cycleStreets) -> Layout {
+        let scale = frame.scale, style = theme.attribution
         let padding = style.padding * scale
         canvas.setFont(size: style.fontSize * scale)
         let maxTextWidth = Double(frame.viewport.pixelWidth) - 2 * padding
@@ -46,13 +62,24 @@ public struct AttributionPainter: OverlayPainter {
         return Layout(box: box, lines: placed, inkBounds: ink)
     }
 
+    /// An empty text draws nothing; any other text draws in the frame's corner, whatever the frame.
+    public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool { !text.isEmpty }
+
     public func draw(in context: DrawingContext) {
         guard !text.isEmpty else { return }
-        let layout = layout(on: context.canvas, frame: context.frame)
-        context.canvas.fill(layout.box, with: style.background)
+        let layout = layout(on: context.canvas, frame: context.frame, theme: context.theme)
+        context.canvas.fill(layout.box, with: context.theme.attribution.background)
         for line in layout.lines {
-            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: style.text)
+            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: context.theme.attribution.text)
         }
+    }
+
+    /// The box; its label is the text as shown, lines joined.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        guard !text.isEmpty else { return [] }
+        let layout = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme)
+        let text = layout.lines.map(\.text).joined(separator: " ")
+        return [DrawnElement(.attribution, label: "Map attribution: \(text)", shape: .box(layout.box))]
     }
 
     /// Splits on "\n", then wraps each paragraph at spaces so that every line `fits`; keeps at

@@ -23,6 +23,9 @@ public final class BasemapPainter: OverlayPainter {
         self.zoomRange = zoomRange
     }
 
+    /// The tiles are the map itself, not elements on it.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] { [] }
+
     public func draw(in context: DrawingContext) {
         // Rows beyond the poles have no tiles; the placeholder covers them and any missing tile.
         PlaceholderTilePainter().draw(in: context)
@@ -43,6 +46,8 @@ public final class BasemapPainter: OverlayPainter {
 /// Fills the frame with the grey the app showed where no tile was available.
 public struct PlaceholderTilePainter: OverlayPainter {
     public init() {}
+
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] { [] }
 
     public func draw(in context: DrawingContext) {
         context.canvas.clear(to: .missingTileGrey)

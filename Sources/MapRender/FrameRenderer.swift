@@ -13,7 +13,7 @@ public struct RenderedFrame {
     public let missingTiles: [MissingTile]
 }
 
-/// Composites scenes into frames: tiles, then each overlay in the app's z-order.
+/// Composites scenes into frames: tiles, then each of the scene's layers in order, in a theme.
 /// One renderer keeps its marker sprites between frames; use one per thread.
 public final class FrameRenderer {
     private let sprites = SpriteCache()
@@ -21,35 +21,54 @@ public final class FrameRenderer {
     public init() {}
 
     /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
-    public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
-        FrameGeometry(camera: camera(for: scene, source: source), viewport: scene.mapPanelViewport)
+    public static func geometry(for scene: Scene, source: TileSource, theme: Theme = .cycleStreets) -> FrameGeometry {
+        FrameGeometry(camera: camera(for: scene, source: source, theme: theme), viewport: scene.mapPanelViewport)
     }
 
     /// Whether any of `scene`'s overlays would change a pixel of `geometry`'s frame; when none
     /// would, a tile-shaped frame is its base tile unchanged.
-    public static func overlaysTouch(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
-        overlayPainters(for: scene, source: source).contains { $0.touches(geometry) }
+    public static func overlaysTouch(_ scene: Scene, geometry: FrameGeometry, source: TileSource, theme: Theme = .cycleStreets) -> Bool {
+        overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: theme) }
     }
 
     /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
     /// it when the scene has chrome.
-    public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
-        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+    public func render(_ scene: Scene, source: TileSource, tiles: TileProviding, theme: Theme = .cycleStreets) -> RenderedFrame {
+        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source, theme: theme), source: source, tiles: tiles, theme: theme)
     }
 
     /// Renders `scene` with its map panel over `geometry`, which a caller that fetched the
     /// panel's tiles first has already worked out (`geometry(for:source:)`); a map tile is a
     /// frame whose top-left corner is the tile's corner.
-    public func render(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
-        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles)
+    public func render(
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, theme: Theme = .cycleStreets
+    ) -> RenderedFrame {
+        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles, theme: theme)
         guard let chrome = scene.chrome else { return panel }
         let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
         let context = DrawingContext(
-            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), sprites: sprites
+            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), theme: theme, sprites: sprites
         )
         for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
         canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
         return RenderedFrame(canvas: canvas, geometry: panel.geometry, tileCount: panel.tileCount, missingTiles: panel.missingTiles)
+    }
+
+    /// What a frame of `scene` over `geometry` (its map panel's) shows, bottom to top: each
+    /// layer's and chrome bar's elements, with the device pixels they cover in the whole frame.
+    /// Needs no tiles and draws nothing; a hit-test takes the last element containing a point.
+    public static func elements(
+        for scene: Scene, geometry: FrameGeometry, source: TileSource, theme: Theme = .cycleStreets
+    ) -> [DrawnElement] {
+        let panelTop = Double(scene.mapPanelTop * scene.viewport.scale)
+        var elements = overlayPainters(for: scene, source: source)
+            .flatMap { $0.elements(in: geometry, theme: theme) }
+            .map { panelTop == 0 ? $0 : $0.offsetBy(dx: 0, dy: panelTop) }
+        if let chrome = scene.chrome {
+            let frame = FrameGeometry(camera: geometry.camera, viewport: scene.viewport)
+            elements += chromePainters(for: chrome).flatMap { $0.elements(in: frame, theme: theme) }
+        }
+        return elements
     }
 
     /// The chrome's painters: status bar, toolbar and tab bar. They draw in the whole frame.
@@ -58,10 +77,12 @@ public final class FrameRenderer {
     }
 
     /// The map panel alone: tiles, then the overlays.
-    private func renderPanel(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> RenderedFrame {
+    private func renderPanel(
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, theme: Theme
+    ) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
-        let context = DrawingContext(canvas: canvas, frame: geometry, sprites: sprites)
+        let context = DrawingContext(canvas: canvas, frame: geometry, theme: theme, sprites: sprites)
         let basemap = BasemapPainter(tiles: tiles, zoomRange: source.zoomRange)
         basemap.draw(in: context)
         for painter in overlays { painter.draw(in: context) }
@@ -70,37 +91,20 @@ public final class FrameRenderer {
 
     /// The camera a scene asks for; a fitted camera shows every overlay's fit items.
     /// Only a fitted camera needs the overlays, to learn what they cover.
-    static func camera(for scene: Scene, source: TileSource) -> Camera {
+    static func camera(for scene: Scene, source: TileSource, theme: Theme) -> Camera {
         switch scene.camera {
         case .fixed(let camera):
             return camera
         case .fitAll(let padding):
-            let items = overlayPainters(for: scene, source: source).flatMap(\.fitItems)
+            let items = overlayPainters(for: scene, source: source).flatMap { $0.fitItems(in: theme) }
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
             return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: source.zoomRange)
-                ?? Camera(center: Coordinate(latitude: 51.40, longitude: 0), zoom: 6)
+                ?? MapDefaults.fallbackCamera
         }
     }
 
-    /// The overlays bottom to top (SPEC.md section 1): location ring, photo pins, start and
-    /// finish markers, route line, the itinerary's emphasised stage over it, attribution, and
-    /// the stage counter at the top of the panel.
+    /// The scene's layers' painters, bottom to top.
     static func overlayPainters(for scene: Scene, source: TileSource) -> [OverlayPainter] {
-        var painters: [OverlayPainter] = []
-        if let location = scene.location {
-            painters.append(LocationRingPainter(center: location.coordinate, accuracy: location.accuracy))
-        }
-        painters += scene.photos.map { PhotoPinPainter(coordinate: $0.coordinate) } as [OverlayPainter]
-        if let start = scene.start { painters.append(WispMarkerPainter(coordinate: start, style: .start)) }
-        if let finish = scene.finish { painters.append(WispMarkerPainter(coordinate: finish, style: .finish)) }
-        if scene.route.count >= 2 { painters.append(RoutePainter(coordinates: scene.route)) }
-        if let stage = scene.emphasisedStage { painters.append(StageEmphasisPainter(points: stage.points)) }
-        switch scene.attribution {
-        case .hidden: break
-        case .current: painters.append(AttributionPainter(text: source.attribution))
-        case .legacy: painters.append(AttributionPainter(text: source.legacyAttribution ?? source.attribution))
-        }
-        if let stage = scene.emphasisedStage { painters.append(StageCounterPainter(counter: stage.counter)) }
-        return painters
+        scene.layers.map { $0.painter(for: source) }
     }
 }

@@ -1,50 +1,67 @@
 import MapGeometry
 import TileStore
 
-/// What a painter draws with: the canvas, the frame's geometry and the sprites drawn so far.
+/// What a painter draws with: the canvas, the frame's geometry, the theme and the sprites drawn so far.
 public struct DrawingContext {
     public let canvas: Canvas
     public let frame: FrameGeometry
+    /// The style values to draw in.
+    public let theme: Theme
     let sprites: SpriteCache
 
-    init(canvas: Canvas, frame: FrameGeometry, sprites: SpriteCache) {
+    init(canvas: Canvas, frame: FrameGeometry, theme: Theme, sprites: SpriteCache) {
         self.canvas = canvas
         self.frame = frame
+        self.theme = theme
         self.sprites = sprites
     }
 
     /// A context for drawing painters onto any canvas, with its own sprite cache.
-    public init(canvas: Canvas, frame: FrameGeometry) {
-        self.init(canvas: canvas, frame: frame, sprites: SpriteCache())
+    public init(canvas: Canvas, frame: FrameGeometry, theme: Theme = .cycleStreets) {
+        self.init(canvas: canvas, frame: frame, theme: theme, sprites: SpriteCache())
     }
 }
 
-/// One overlay kind. A painter says what a fitted camera must show of it and draws it.
-/// Adding an overlay means adding one painter.
+/// One kind of thing drawn on a frame. A painter says what a fitted camera must show of it,
+/// whether it touches a frame, how it draws in a theme, and which elements it drew where.
+/// Adding an overlay kind means adding one painter (see `SceneLayer` for putting it in scenes).
 public protocol OverlayPainter {
     /// The extents a camera fitted to "all" must show; empty for overlays that are not fitted.
-    var fitItems: [FitItem] { get }
+    func fitItems(in theme: Theme) -> [FitItem]
     /// Whether drawing in `frame` could change any of its pixels.
-    func touches(_ frame: FrameGeometry) -> Bool
+    func touches(_ frame: FrameGeometry, theme: Theme) -> Bool
     func draw(in context: DrawingContext)
+    /// The elements `draw` puts on `frame`, bottom to top, with the device pixels each covers.
+    func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement]
 }
 
 extension OverlayPainter {
-    public var fitItems: [FitItem] { [] }
+    public func fitItems(in theme: Theme) -> [FitItem] { [] }
 
     /// By default, whether any fit item's pixel box (its extent plus margins) meets the frame.
     /// Overlays that are not fitted (the attribution) always touch it.
-    public func touches(_ frame: FrameGeometry) -> Bool {
-        let items = fitItems
+    public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool {
+        let items = fitItems(in: theme)
         guard !items.isEmpty else { return true }
         // A pixel of slack: sprites are drawn at the whole pixel nearest their anchor.
         return items.contains { frame.pixelBox(of: $0).expanded(by: 1).intersects(frame.pixelRect) }
     }
 }
 
+/// A scene's layer: one overlay in the scene's ordered list, which makes the painter that draws
+/// it over tiles of a given source. Most painters are their own layer; a layer that needs the
+/// source (the attribution, whose text is the source's) makes its painter when asked.
+public protocol SceneLayer: Hashable, Sendable {
+    func painter(for source: TileSource) -> any OverlayPainter
+}
+
+extension SceneLayer where Self: OverlayPainter {
+    public func painter(for source: TileSource) -> any OverlayPainter { self }
+}
+
 extension FrameGeometry {
     /// The whole frame in device pixels.
-    var pixelRect: PixelRect {
+    public var pixelRect: PixelRect {
         PixelRect(minX: 0, minY: 0, maxX: Double(viewport.pixelWidth), maxY: Double(viewport.pixelHeight))
     }
 
@@ -108,5 +125,15 @@ final class SpriteCache {
     /// Draws a sprite with its anchor on the whole device pixel nearest `point`, so markers stay crisp.
     func draw(_ sprite: Sprite, at point: PixelPoint, on canvas: Canvas) {
         canvas.draw(sprite.canvas, atX: point.x.rounded() - sprite.anchorX, y: point.y.rounded() - sprite.anchorY)
+    }
+}
+
+extension SpriteCache.Sprite {
+    /// The box the sprite covers when drawn with its anchor at `point`, as `SpriteCache.draw` places it.
+    static func box(extent: EdgeInsets, scale: Double, anchoredAt point: PixelPoint) -> PixelRect {
+        let width = ((extent.left + extent.right) * scale).rounded(.up)
+        let height = ((extent.top + extent.bottom) * scale).rounded(.up)
+        let minX = point.x.rounded() - extent.left * scale, minY = point.y.rounded() - extent.top * scale
+        return PixelRect(minX: minX, minY: minY, maxX: minX + width, maxY: minY + height)
     }
 }

@@ -1,9 +1,11 @@
+import MapGeometry
+
 /// What the iPhone screen shows around the map panel (app spec 5 and 6.2): the white status
 /// bar, the green toolbar with its buttons and commentary panel, and the tab bar with the
 /// active function on blue. A scene with chrome is the whole screen; without, the map panel.
 ///
 /// The chrome is content only; `StatusBarPainter`, `ToolbarPainter` and `TabBarPainter` draw
-/// it in `PhoneChromeStyle.cycleStreets`.
+/// it in the theme's `chrome` style (`PhoneChromeStyle.cycleStreets` in `Theme.cycleStreets`).
 public struct PhoneChrome: Hashable, Sendable {
     /// The status bar's height in logical pixels.
     public static let statusBarHeight = 20
@@ -15,6 +17,11 @@ public struct PhoneChrome: Hashable, Sendable {
     public static let height = statusBarHeight + toolbarHeight + tabBarHeight
     /// The map panel's top edge, below the status bar and the toolbar.
     public static let mapPanelTop = statusBarHeight + toolbarHeight
+
+    /// The map panel inside a `frame` with chrome: the frame less the chrome's bars.
+    public static func mapPanel(in frame: Viewport) -> Viewport {
+        Viewport(width: frame.width, height: frame.height - height, scale: frame.scale)
+    }
 
     /// The five functions of the main menu, left to right.
     public enum Tab: String, Hashable, Sendable, CaseIterable {
@@ -32,29 +39,14 @@ public struct PhoneChrome: Hashable, Sendable {
         }
     }
 
-    /// The glyph on a toolbar button.
-    public enum ToolGlyph: String, Hashable, Sendable, CaseIterable {
-        /// The standard location arrow.
-        case geolocate
-        /// A magnifier.
-        case placefinder
-        /// An x.
-        case stepBack
-        /// A magnifier with a plus.
-        case zoomIn
-        /// A magnifier with a minus.
-        case zoomOut
-        /// Arrows through the itinerary's stages.
-        case previousStage, nextStage
-    }
-
-    /// A toolbar button: its glyph, and whether it is enabled (disabled ones are drawn faded).
+    /// A button as the toolbar shows it: which, and whether it is enabled (disabled ones are
+    /// drawn faded).
     public struct ToolButton: Hashable, Sendable {
-        public var glyph: ToolGlyph
+        public var button: ToolbarButton
         public var enabled: Bool
 
-        public init(_ glyph: ToolGlyph, enabled: Bool) {
-            self.glyph = glyph
+        public init(_ button: ToolbarButton, enabled: Bool) {
+            self.button = button
             self.enabled = enabled
         }
     }
@@ -93,7 +85,7 @@ public struct PhoneChrome: Hashable, Sendable {
     /// The journey planner's chrome (spec 6.2): geolocation, placefinder and step-back on the
     /// left, the commentary panel, zoom in and zoom out on the right; `enabled` lists the
     /// buttons that are not faded.
-    public static func journeyPlanner(commentary: Commentary, enabled: Set<ToolGlyph>) -> PhoneChrome {
+    public static func journeyPlanner(commentary: Commentary, enabled: Set<ToolbarButton>) -> PhoneChrome {
         PhoneChrome(
             leadingButtons: [.geolocate, .placefinder, .stepBack].map { ToolButton($0, enabled: enabled.contains($0)) },
             commentary: commentary,
@@ -103,7 +95,7 @@ public struct PhoneChrome: Hashable, Sendable {
     }
 
     /// The Photomap's chrome (spec 8.1): a title and the zoom buttons.
-    public static func photomap(enabled: Set<ToolGlyph>) -> PhoneChrome {
+    public static func photomap(enabled: Set<ToolbarButton>) -> PhoneChrome {
         PhoneChrome(
             leadingButtons: [], commentary: Commentary("Photomap", isButton: false),
             trailingButtons: zoomButtons(enabled: enabled), activeTab: .photomap
@@ -111,7 +103,7 @@ public struct PhoneChrome: Hashable, Sendable {
     }
 
     /// The itinerary's stage map (spec 6.6): previous and next stage, a title and the zoom buttons.
-    public static func itinerary(enabled: Set<ToolGlyph>) -> PhoneChrome {
+    public static func itinerary(enabled: Set<ToolbarButton>) -> PhoneChrome {
         PhoneChrome(
             leadingButtons: [.previousStage, .nextStage].map { ToolButton($0, enabled: enabled.contains($0)) },
             commentary: Commentary("Itinerary", isButton: false),
@@ -119,7 +111,7 @@ public struct PhoneChrome: Hashable, Sendable {
         )
     }
 
-    private static func zoomButtons(enabled: Set<ToolGlyph>) -> [ToolButton] {
+    private static func zoomButtons(enabled: Set<ToolbarButton>) -> [ToolButton] {
         [.zoomIn, .zoomOut].map { ToolButton($0, enabled: enabled.contains($0)) }
     }
 }

@@ -1,26 +1,33 @@
+import Foundation
 import MapGeometry
 
 /// Draws a Photomap pin with its pointer's tip on the photo's location. (The app anchored the
 /// image centre instead, a known inaccuracy that MapFrame does not copy.)
-public struct PhotoPinPainter: OverlayPainter {
-    public var coordinate: Coordinate
-    public var style: PhotoPinStyle
+public struct PhotoPinPainter: OverlayPainter, SceneLayer {
+    public var photo: Photo
 
-    public init(coordinate: Coordinate, style: PhotoPinStyle = .cycleStreets) {
-        self.coordinate = coordinate
-        self.style = style
+    public init(photo: Photo) {
+        self.photo = photo
     }
 
-    public var fitItems: [FitItem] {
-        [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: PhotoPinStyle.extent)]
+    public func fitItems(in theme: Theme) -> [FitItem] {
+        [FitItem(bounds: GeoBounds(point: photo.coordinate), pixelMargins: PhotoPinStyle.extent)]
     }
 
     public func draw(in context: DrawingContext) {
-        let scale = context.frame.scale
-        let sprite = context.sprites.sprite("photo pin \(style.fill) \(scale)") {
+        let scale = context.frame.scale, style = context.theme.photoPin
+        let sprite = context.sprites.sprite("photo pin \(style.fill) \(style.glyph) \(style.shadow) \(scale)") {
             PhotoPinSprite.render(style, scale: scale)
         }
-        context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
+        context.sprites.draw(sprite, at: context.frame.pixel(for: photo.coordinate), on: context.canvas)
+    }
+
+    /// The pin's sprite box, shadow included.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let box = SpriteCache.Sprite.box(extent: PhotoPinStyle.extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
+        let caption = photo.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let label = caption.isEmpty ? "Photo \(photo.id)" : "Photo \(photo.id): \(caption)"
+        return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box))]
     }
 }
 

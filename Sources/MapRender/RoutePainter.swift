@@ -1,26 +1,24 @@
 import MapGeometry
 
 /// Draws the planned route as one path through its points in order.
-public struct RoutePainter: OverlayPainter {
+public struct RoutePainter: OverlayPainter, SceneLayer {
     public var coordinates: [Coordinate]
-    public var style: RouteStyle
 
-    public init(coordinates: [Coordinate], style: RouteStyle = .cycleStreets) {
+    public init(coordinates: [Coordinate]) {
         self.coordinates = coordinates
-        self.style = style
     }
 
-    public var fitItems: [FitItem] {
+    public func fitItems(in theme: Theme) -> [FitItem] {
         guard let bounds = GeoBounds(containing: coordinates) else { return [] }
-        return [FitItem(bounds: bounds, pixelMargins: .uniform(style.width / 2))]
+        return [FitItem(bounds: bounds, pixelMargins: .uniform(theme.route.width / 2))]
     }
 
     /// Whether any segment, widened by as far as the line can reach beyond it, comes near the
     /// frame: a miter join's tip lies up to `Canvas.miterLimit` half-widths from its corner,
     /// and anti-aliasing adds a pixel.
-    public func touches(_ frame: FrameGeometry) -> Bool {
+    public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool {
         guard coordinates.count >= 2 else { return false }
-        let reach = (style.width / 2 * Canvas.miterLimit + 1) * frame.scale
+        let reach = (theme.route.width / 2 * Canvas.miterLimit + 1) * frame.scale
         let bounds = frame.pixelRect
         var previous = frame.pixel(for: coordinates[0])
         for coordinate in coordinates.dropFirst() {
@@ -46,6 +44,13 @@ public struct RoutePainter: OverlayPainter {
         }
         // One stroke at the combined alpha looks exactly like the app's line inside a faded layer,
         // because a single stroke never blends with itself.
+        let style = context.theme.route
         canvas.strokePath(with: style.effectiveColour, width: style.width * context.frame.scale, cap: .butt, join: .miter)
+    }
+
+    /// The line through the route's points, as wide as it is drawn.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        guard coordinates.count >= 2 else { return [] }
+        return [DrawnElement(.route, label: "Planned route", shape: .polyline(coordinates.map(frame.pixel(for:)), width: theme.route.width * frame.scale))]
     }
 }

@@ -1,12 +1,13 @@
 import MapGeometry
 
-/// Everything one frame shows: the map's style and camera, and the overlays on it.
+/// Everything one frame shows: the map's style and camera, and the layers drawn over the tiles.
 public struct Scene: Hashable, Sendable {
     /// How the camera is chosen.
     public enum CameraSpec: Hashable, Sendable {
         /// A given centre and zoom.
         case fixed(Camera)
-        /// Fit the markers, route, photos and location, with `padding` logical pixels to spare.
+        /// Fit every layer's fit items (markers, route, photos, location), with `padding`
+        /// logical pixels to spare (`MapDefaults.fitPadding` unless a scene says otherwise).
         case fitAll(padding: Double)
     }
 
@@ -19,82 +20,161 @@ public struct Scene: Hashable, Sendable {
         case legacy
     }
 
-    /// A photo's pin.
-    public struct Photo: Hashable, Sendable {
-        public var id: Int
-        public var coordinate: Coordinate
-        public var caption: String?
-
-        public init(id: Int, coordinate: Coordinate, caption: String? = nil) {
-            self.id = id
-            self.coordinate = coordinate
-            self.caption = caption
-        }
-    }
-
-    /// A geolocation fix and its accuracy in metres.
-    public struct Location: Hashable, Sendable {
-        public var coordinate: Coordinate
-        public var accuracy: Double
-
-        public init(coordinate: Coordinate, accuracy: Double) {
-            self.coordinate = coordinate
-            self.accuracy = accuracy
-        }
-    }
-
-    /// The itinerary's emphasised stage: its points, drawn over the route, and its counter.
-    public struct EmphasisedStage: Hashable, Sendable {
-        public var points: [Coordinate]
-        /// "11/12": the stage's number and the stage count.
-        public var counter: String
-
-        public init(points: [Coordinate], counter: String) {
-            self.points = points
-            self.counter = counter
-        }
-    }
-
     /// The whole frame: with chrome, the screen the chrome and the map panel share.
     public var viewport: Viewport
     public var style: String
     public var camera: CameraSpec
-    public var start: Coordinate?
-    public var finish: Coordinate?
-    public var route: [Coordinate]
-    public var photos: [Photo]
-    public var location: Location?
-    public var attribution: AttributionMode
-    /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
-    public var emphasisedStage: EmphasisedStage?
+    /// The overlays, bottom to top, each making its painter. A new kind of overlay is a painter
+    /// that is its own `SceneLayer`, put here at its place in the z-order where scenes are read.
+    public var layers: [any SceneLayer]
     /// The status bar, toolbar and tab bar around the map panel; nil draws the map panel alone.
     public var chrome: PhoneChrome?
 
-    public init(
-        viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
-        start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [],
-        photos: [Photo] = [], location: Location? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
-    ) {
+    /// A scene with the given layers, bottom to top.
+    public init(viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec, layers: [any SceneLayer], chrome: PhoneChrome? = nil) {
         self.viewport = viewport
         self.style = style
         self.camera = camera
-        self.start = start
-        self.finish = finish
-        self.route = route
-        self.photos = photos
-        self.location = location
-        self.attribution = attribution
-        self.emphasisedStage = emphasisedStage
+        self.layers = layers
         self.chrome = chrome
+    }
+
+    /// A scene of the app's overlays, layered in the spec's z-order (`Overlays.layers`).
+    public init(
+        viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
+        start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [],
+        photos: [Photo] = [], location: LocationFix? = nil, attribution: AttributionMode = .current,
+        emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
+    ) {
+        let overlays = Overlays(
+            start: start, finish: finish, route: route, photos: photos, location: location,
+            attribution: attribution, emphasisedStage: emphasisedStage
+        )
+        self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
+    }
+
+    /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
+    /// bottom to top: location ring, photo pins, start and finish markers, route line, the
+    /// itinerary's emphasised stage over it, attribution, and the stage counter at the top of
+    /// the panel.
+    public struct Overlays: Hashable, Sendable {
+        public var start: Coordinate?
+        public var finish: Coordinate?
+        public var route: [Coordinate]
+        public var photos: [Photo]
+        public var location: LocationFix?
+        public var attribution: AttributionMode
+        /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
+        public var emphasisedStage: EmphasisedStage?
+
+        public init(
+            start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [], photos: [Photo] = [],
+            location: LocationFix? = nil, attribution: AttributionMode = .current, emphasisedStage: EmphasisedStage? = nil
+        ) {
+            self.start = start
+            self.finish = finish
+            self.route = route
+            self.photos = photos
+            self.location = location
+            self.attribution = attribution
+            self.emphasisedStage = emphasisedStage
+        }
+
+        /// The overlays as layers, bottom to top.
+        public var layers: [any SceneLayer] {
+            var layers: [any SceneLayer] = []
+            if let location { layers.append(LocationRingPainter(fix: location)) }
+            layers += photos.map(PhotoPinPainter.init(photo:)) as [any SceneLayer]
+            if let start { layers.append(WispMarkerPainter(coordinate: start, role: .start)) }
+            if let finish { layers.append(WispMarkerPainter(coordinate: finish, role: .finish)) }
+            if route.count >= 2 { layers.append(RoutePainter(coordinates: route)) }
+            if let emphasisedStage { layers.append(StageEmphasisPainter(stage: emphasisedStage)) }
+            if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
+            if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
+            return layers
+        }
+
+        /// Whether `layer` is one of the kinds these overlays make.
+        static func makes(_ layer: any SceneLayer) -> Bool {
+            layer is LocationRingPainter || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
+                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter
+        }
+    }
+
+    /// The app's overlays as the layers show them. Setting them lays the app's overlays out
+    /// afresh in the spec's z-order, under any layers of other kinds, which keep their order.
+    public var overlays: Overlays {
+        get {
+            var overlays = Overlays(attribution: .hidden)
+            for layer in layers {
+                switch layer {
+                case let ring as LocationRingPainter: overlays.location = ring.fix
+                case let pin as PhotoPinPainter: overlays.photos.append(pin.photo)
+                case let marker as WispMarkerPainter where marker.role == .start: overlays.start = marker.coordinate
+                case let marker as WispMarkerPainter: overlays.finish = marker.coordinate
+                case let route as RoutePainter: overlays.route = route.coordinates
+                case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
+                case let attribution as AttributionLayer: overlays.attribution = attribution.mode
+                default: break
+                }
+            }
+            return overlays
+        }
+        set {
+            layers = newValue.layers + layers.filter { !Overlays.makes($0) }
+        }
+    }
+
+    public var start: Coordinate? {
+        get { overlays.start }
+        set { overlays.start = newValue }
+    }
+    public var finish: Coordinate? {
+        get { overlays.finish }
+        set { overlays.finish = newValue }
+    }
+    public var route: [Coordinate] {
+        get { overlays.route }
+        set { overlays.route = newValue }
+    }
+    public var photos: [Photo] {
+        get { overlays.photos }
+        set { overlays.photos = newValue }
+    }
+    public var location: LocationFix? {
+        get { overlays.location }
+        set { overlays.location = newValue }
+    }
+    public var attribution: AttributionMode {
+        get { overlays.attribution }
+        set { overlays.attribution = newValue }
+    }
+    /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
+    public var emphasisedStage: EmphasisedStage? {
+        get { overlays.emphasisedStage }
+        set { overlays.emphasisedStage = newValue }
     }
 
     /// The map panel, which the camera looks through: the frame less the chrome's bars.
     public var mapPanelViewport: Viewport {
-        guard chrome != nil else { return viewport }
-        return Viewport(width: viewport.width, height: viewport.height - PhoneChrome.height, scale: viewport.scale)
+        chrome == nil ? viewport : PhoneChrome.mapPanel(in: viewport)
     }
 
     /// The map panel's top edge in the frame, in logical pixels.
     public var mapPanelTop: Int { chrome == nil ? 0 : PhoneChrome.mapPanelTop }
+}
+
+extension Scene {
+    public static func == (a: Scene, b: Scene) -> Bool {
+        a.viewport == b.viewport && a.style == b.style && a.camera == b.camera && a.chrome == b.chrome
+            && a.layers.map { AnyHashable($0) } == b.layers.map { AnyHashable($0) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(viewport)
+        hasher.combine(style)
+        hasher.combine(camera)
+        hasher.combine(chrome)
+        for layer in layers { hasher.combine(AnyHashable(layer)) }
+    }
 }

@@ -2,18 +2,19 @@ import MapGeometry
 
 /// Draws the itinerary's stage counter, such as "3/12", in a small rounded label centred at the
 /// top of the map panel (`StageCounterStyle`).
-public struct StageCounterPainter: OverlayPainter {
-    public var counter: String
-    public var style: StageCounterStyle
+public struct StageCounterPainter: OverlayPainter, SceneLayer {
+    public var stage: EmphasisedStage
 
-    public init(counter: String, style: StageCounterStyle = .cycleStreets) {
-        self.counter = counter
-        self.style = style
+    public init(stage: EmphasisedStage) {
+        self.stage = stage
     }
 
+    /// The text shown, such as "3/12".
+    public var counter: String { stage.counter }
+
     /// The label's box in device pixels, and the text's baseline origin.
-    public func layout(on canvas: Canvas, frame: FrameGeometry) -> (box: PixelRect, textX: Double, baseline: Double) {
-        let scale = frame.scale
+    public func layout(on canvas: Canvas, frame: FrameGeometry, theme: Theme = .cycleStreets) -> (box: PixelRect, textX: Double, baseline: Double) {
+        let scale = frame.scale, style = theme.stageCounter
         canvas.setFont(size: style.fontSize * scale, bold: true)
         let metrics = canvas.fontMetrics
         let textHeight = metrics.ascent + metrics.descent
@@ -29,9 +30,16 @@ public struct StageCounterPainter: OverlayPainter {
 
     public func draw(in context: DrawingContext) {
         guard !counter.isEmpty else { return }
-        let layout = layout(on: context.canvas, frame: context.frame)
+        let layout = layout(on: context.canvas, frame: context.frame, theme: context.theme)
         context.canvas.addRoundedRect(layout.box, radius: layout.box.height / 2)
-        context.canvas.fillPath(with: style.background)
-        context.canvas.drawText(counter, x: layout.textX, y: layout.baseline, colour: style.text)
+        context.canvas.fillPath(with: context.theme.stageCounter.background)
+        context.canvas.drawText(counter, x: layout.textX, y: layout.baseline, colour: context.theme.stageCounter.text)
+    }
+
+    /// The label's box.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        guard !counter.isEmpty else { return [] }
+        let box = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme).box
+        return [DrawnElement(.counter, id: String(stage.number), label: "Stage \(stage.number) of \(stage.count)", shape: .box(box))]
     }
 }

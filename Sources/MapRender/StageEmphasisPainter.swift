@@ -2,21 +2,20 @@ import MapGeometry
 
 /// Draws the itinerary's emphasised stage over the route line: one path through the stage's
 /// points, a white casing under an opaque line in the route colour (`StageEmphasisStyle`).
-public struct StageEmphasisPainter: OverlayPainter {
-    public var points: [Coordinate]
-    public var style: StageEmphasisStyle
+public struct StageEmphasisPainter: OverlayPainter, SceneLayer {
+    public var stage: EmphasisedStage
 
-    public init(points: [Coordinate], style: StageEmphasisStyle = .cycleStreets) {
-        self.points = points
-        self.style = style
+    public init(stage: EmphasisedStage) {
+        self.stage = stage
     }
 
-    public var fitItems: [FitItem] {
-        guard let bounds = GeoBounds(containing: points) else { return [] }
-        return [FitItem(bounds: bounds, pixelMargins: .uniform(style.halfWidth))]
+    public func fitItems(in theme: Theme) -> [FitItem] {
+        guard let bounds = GeoBounds(containing: stage.points) else { return [] }
+        return [FitItem(bounds: bounds, pixelMargins: .uniform(theme.stageEmphasis.halfWidth))]
     }
 
     public func draw(in context: DrawingContext) {
+        let points = stage.points, style = context.theme.stageEmphasis
         guard let first = points.first else { return }
         let scale = context.frame.scale
         // A stage of one point still shows, as a dot: a zero-length segment with round caps.
@@ -26,5 +25,15 @@ public struct StageEmphasisPainter: OverlayPainter {
             for pixel in pixels.dropFirst() { context.canvas.lineTo(pixel.x, pixel.y) }
             context.canvas.strokePath(with: colour, width: width * scale, cap: .round, join: .round)
         }
+    }
+
+    /// The stage's line with its casing; a stage of one point is a dot.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        guard !stage.points.isEmpty else { return [] }
+        let width = 2 * theme.stageEmphasis.halfWidth * frame.scale
+        return [DrawnElement(
+            .stage, id: String(stage.number), label: "Stage \(stage.number) of \(stage.count)",
+            shape: .polyline(stage.points.map(frame.pixel(for:)), width: width)
+        )]
     }
 }

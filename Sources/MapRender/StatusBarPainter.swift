@@ -4,7 +4,6 @@ import MapGeometry
 /// (spec 5), with signal bars on the left, the clock in the middle and a battery on the right.
 public struct StatusBarPainter: OverlayPainter {
     public var clock: String
-    public var style: PhoneChromeStyle
 
     /// The signal bars: how many, their width, the gap between them and the shortest and tallest.
     static let signalBars = (count: 5, width: 3.0, gap: 1.5, shortest: 3.0, tallest: 11.0)
@@ -13,13 +12,18 @@ public struct StatusBarPainter: OverlayPainter {
     /// The space between the bar's ends and the glyphs.
     static let edgeMargin = 6.0
 
-    public init(clock: String, style: PhoneChromeStyle = .cycleStreets) {
+    public init(clock: String) {
         self.clock = clock
-        self.style = style
+    }
+
+    /// The whole bar.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let bar = PixelRect(minX: 0, minY: 0, maxX: Double(frame.viewport.width), maxY: Double(PhoneChrome.statusBarHeight))
+        return [DrawnElement(.statusBar, label: "Status bar, \(clock)", shape: .box(bar.scaled(by: frame.scale)))]
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, scale = context.frame.scale
+        let canvas = context.canvas, scale = context.frame.scale, style = context.theme.chrome
         let width = Double(context.frame.viewport.width), height = Double(PhoneChrome.statusBarHeight)
         canvas.withSavedState {
             canvas.scale(by: scale)

@@ -5,15 +5,23 @@ import MapGeometry
 /// with a vector icon above its label, the active one on a blue background.
 public struct TabBarPainter: OverlayPainter {
     public var activeTab: PhoneChrome.Tab
-    public var style: PhoneChromeStyle
 
     /// The icon's centre below the bar's top edge, and the label's baseline.
     static let iconCenterY = 19.0
     static let labelBaseline = 44.0
 
-    public init(activeTab: PhoneChrome.Tab, style: PhoneChromeStyle = .cycleStreets) {
+    public init(activeTab: PhoneChrome.Tab) {
         self.activeTab = activeTab
-        self.style = style
+    }
+
+    /// Each tab's slot, left to right.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        slots(frameWidth: Double(frame.viewport.width), frameHeight: Double(frame.viewport.height)).map { tab, slot in
+            DrawnElement(
+                .tab, id: tab.rawValue, label: tab == activeTab ? "\(tab.label) tab, selected" : "\(tab.label) tab",
+                shape: .box(slot.scaled(by: frame.scale))
+            )
+        }
     }
 
     /// Each tab's slot in logical pixels, left to right.
@@ -27,7 +35,7 @@ public struct TabBarPainter: OverlayPainter {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas
+        let canvas = context.canvas, style = context.theme.chrome
         let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
         canvas.withSavedState {
             canvas.scale(by: context.frame.scale)

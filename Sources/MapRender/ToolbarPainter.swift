@@ -8,13 +8,11 @@ public struct ToolbarPainter: OverlayPainter {
     public var leadingButtons: [PhoneChrome.ToolButton]
     public var commentary: PhoneChrome.Commentary?
     public var trailingButtons: [PhoneChrome.ToolButton]
-    public var style: PhoneChromeStyle
 
-    public init(chrome: PhoneChrome, style: PhoneChromeStyle = .cycleStreets) {
+    public init(chrome: PhoneChrome) {
         leadingButtons = chrome.leadingButtons
         commentary = chrome.commentary
         trailingButtons = chrome.trailingButtons
-        self.style = style
     }
 
     /// Where the toolbar draws, in logical pixels: its bar, each button's box in order (leading
@@ -26,7 +24,8 @@ public struct ToolbarPainter: OverlayPainter {
         public var commentaryArea: PixelRect
     }
 
-    public func layout(frameWidth: Double) -> Layout {
+    public func layout(frameWidth: Double, theme: Theme = .cycleStreets) -> Layout {
+        let style = theme.chrome
         let top = Double(PhoneChrome.statusBarHeight)
         let bar = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: top + Double(PhoneChrome.toolbarHeight))
         let buttonTop = bar.minY + (bar.height - style.buttonHeight) / 2
@@ -45,9 +44,30 @@ public struct ToolbarPainter: OverlayPainter {
         return Layout(bar: bar, leadingButtons: leading, trailingButtons: trailing, commentaryArea: area)
     }
 
+    /// Each button's box, then the commentary's: the button it is drawn as, or its whole area.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let layout = layout(frameWidth: Double(frame.viewport.width), theme: theme)
+        var elements = zip(leadingButtons + trailingButtons, layout.leadingButtons + layout.trailingButtons).map { button, box in
+            DrawnElement(
+                .button, id: button.button.rawValue,
+                label: button.enabled ? button.button.label : "\(button.button.label), unavailable",
+                shape: .box(box.scaled(by: frame.scale))
+            )
+        }
+        if let commentary, layout.commentaryArea.width > 0, !commentary.text.isEmpty {
+            let area = commentary.isButton
+                ? commentaryButtonBox(commentary, in: layout.commentaryArea, on: Canvas(width: 1, height: 1), style: theme.chrome)
+                : layout.commentaryArea
+            elements.append(DrawnElement(
+                .commentary, label: commentary.isButton ? "\(commentary.text) button" : commentary.text, shape: .box(area.scaled(by: frame.scale))
+            ))
+        }
+        return elements
+    }
+
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas
-        let layout = layout(frameWidth: Double(context.frame.viewport.width))
+        let canvas = context.canvas, style = context.theme.chrome
+        let layout = layout(frameWidth: Double(context.frame.viewport.width), theme: context.theme)
         canvas.withSavedState {
             canvas.scale(by: context.frame.scale)
             let bar = layout.bar
@@ -55,13 +75,13 @@ public struct ToolbarPainter: OverlayPainter {
             canvas.fill(PixelRect(minX: bar.minX, minY: bar.minY, maxX: bar.maxX, maxY: bar.minY + 1), with: style.toolbarHighlight)
             canvas.fill(PixelRect(minX: bar.minX, minY: bar.maxY - 1, maxX: bar.maxX, maxY: bar.maxY), with: style.toolbarShadow)
             for (button, box) in zip(leadingButtons + trailingButtons, layout.leadingButtons + layout.trailingButtons) {
-                drawButton(button, in: box, on: canvas)
+                drawButton(button, in: box, on: canvas, style: style)
             }
-            if let commentary { drawCommentary(commentary, in: layout.commentaryArea, on: canvas) }
+            if let commentary { drawCommentary(commentary, in: layout.commentaryArea, on: canvas, style: style) }
         }
     }
 
-    private func drawButton(_ button: PhoneChrome.ToolButton, in box: PixelRect, on canvas: Canvas) {
+    private func drawButton(_ button: PhoneChrome.ToolButton, in box: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) {
         let opacity = button.enabled ? 1 : style.disabledOpacity
         canvas.addRoundedRect(box, radius: style.buttonCornerRadius)
         canvas.fillPath(with: style.buttonFill.fading(by: opacity))
@@ -72,11 +92,18 @@ public struct ToolbarPainter: OverlayPainter {
         canvas.strokePath(with: style.buttonBorder.fading(by: opacity), width: 1)
         canvas.withSavedState {
             canvas.translate(x: box.center.x, y: box.center.y)
-            ToolbarGlyphs.draw(button.glyph, on: canvas, colour: style.glyph.fading(by: opacity))
+            ToolbarGlyphs.draw(button.button, on: canvas, colour: style.glyph.fading(by: opacity))
         }
     }
 
-    private func drawCommentary(_ commentary: PhoneChrome.Commentary, in area: PixelRect, on canvas: Canvas) {
+    /// The box a commentary drawn as a button takes in `area`, in logical pixels.
+    private func commentaryButtonBox(_ commentary: PhoneChrome.Commentary, in area: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) -> PixelRect {
+        canvas.setFont(size: style.commentaryFontSize, bold: true)
+        let width = min(area.width, (canvas.textWidth(commentary.text) + 2 * style.commentaryButtonPadding).rounded(.up))
+        return PixelRect(minX: (area.center.x - width / 2).rounded(), minY: area.minY, maxX: (area.center.x - width / 2).rounded() + width, maxY: area.maxY)
+    }
+
+    private func drawCommentary(_ commentary: PhoneChrome.Commentary, in area: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) {
         guard area.width > 0 else { return }
         canvas.setFont(size: style.commentaryFontSize, bold: true)
         let text = commentary.text
@@ -84,8 +111,7 @@ public struct ToolbarPainter: OverlayPainter {
         let ink = canvas.textInkBounds("Hg")
         let baseline = area.center.y - (ink.minY + ink.maxY) / 2
         if commentary.isButton {
-            let width = min(area.width, (textWidth + 2 * style.commentaryButtonPadding).rounded(.up))
-            let box = PixelRect(minX: (area.center.x - width / 2).rounded(), minY: area.minY, maxX: (area.center.x - width / 2).rounded() + width, maxY: area.maxY)
+            let box = commentaryButtonBox(commentary, in: area, on: canvas, style: style)
             canvas.addRoundedRect(box, radius: style.buttonCornerRadius)
             canvas.fillPath(with: style.commentaryButtonFill)
             canvas.addRoundedRect(
@@ -103,7 +129,7 @@ public struct ToolbarPainter: OverlayPainter {
 /// The toolbar's glyphs as vector paths, in logical pixels around the button's centre, about
 /// 20 px across.
 enum ToolbarGlyphs {
-    static func draw(_ glyph: PhoneChrome.ToolGlyph, on canvas: Canvas, colour: Colour) {
+    static func draw(_ glyph: ToolbarButton, on canvas: Canvas, colour: Colour) {
         switch glyph {
         case .geolocate:
             // The location arrow: a dart pointing up and to the right.

@@ -1,26 +1,42 @@
 import Foundation
 import MapGeometry
 
-/// Draws a start or finish marker with its tip on the marker's point.
-public struct WispMarkerPainter: OverlayPainter {
-    public var coordinate: Coordinate
-    public var style: WispMarkerStyle
-
-    public init(coordinate: Coordinate, style: WispMarkerStyle) {
-        self.coordinate = coordinate
-        self.style = style
+/// Draws a start or finish marker with its tip on the marker's point, in the theme's
+/// `startMarker` or `finishMarker` style.
+public struct WispMarkerPainter: OverlayPainter, SceneLayer {
+    /// Which end of the journey the marker shows.
+    public enum Role: String, Hashable, Sendable {
+        case start, finish
     }
 
-    public var fitItems: [FitItem] {
+    public var coordinate: Coordinate
+    public var role: Role
+
+    public init(coordinate: Coordinate, role: Role) {
+        self.coordinate = coordinate
+        self.role = role
+    }
+
+    public func style(in theme: Theme) -> WispMarkerStyle {
+        role == .start ? theme.startMarker : theme.finishMarker
+    }
+
+    public func fitItems(in theme: Theme) -> [FitItem] {
         [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: WispMarkerStyle.extent)]
     }
 
     public func draw(in context: DrawingContext) {
-        let scale = context.frame.scale
-        let sprite = context.sprites.sprite("wisp \(style.letter) \(style.fill) \(scale)") {
+        let scale = context.frame.scale, style = style(in: context.theme)
+        let sprite = context.sprites.sprite("wisp \(style.letter) \(style.fill) \(style.outline) \(scale)") {
             WispMarkerSprite.render(style, scale: scale)
         }
         context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
+    }
+
+    /// The marker's sprite box, shadow included.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let box = SpriteCache.Sprite.box(extent: WispMarkerStyle.extent, scale: frame.scale, anchoredAt: frame.pixel(for: coordinate))
+        return [DrawnElement(role == .start ? .start : .finish, label: role == .start ? "Start marker" : "Finish marker", shape: .box(box))]
     }
 }
 

@@ -126,7 +126,7 @@ public final class MapServerApp: Sendable {
         router.get("/routes/:id/tiles/:style") { request, context in
             let route = try self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
-            let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: 24, zoomRange: source.zoomRange)
+            let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
             return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
                 TileJSON.document(
                     for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png",

@@ -8,7 +8,7 @@ enum TileJSON {
     static let cacheControl = "public, max-age=300"
 
     /// The whole Web Mercator world.
-    static let worldBounds = [-180.0, -85.0511, 180.0, 85.0511]
+    static let worldBounds = [-180.0, -WebMercator.maxInputLatitude, 180.0, WebMercator.maxInputLatitude]
 
     static func document(for source: TileSource, tileURL: String, name: String, bounds: GeoBounds?, centerZoom: Int?) -> [String: Any] {
         var document: [String: Any] = [

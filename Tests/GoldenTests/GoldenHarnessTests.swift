@@ -91,8 +91,10 @@ import Testing
             let base = try await render(withoutRoute).output
             let canvas = Canvas(width: base.width, height: base.height)
             canvas.draw(base, in: PixelRect(minX: 0, minY: 0, maxX: Double(base.width), maxY: Double(base.height)))
-            let context = DrawingContext(canvas: canvas, frame: frame)
-            RoutePainter(coordinates: scene.route, style: style).draw(in: context)
+            var theme = Theme.cycleStreets
+            theme.route = style
+            let context = DrawingContext(canvas: canvas, frame: frame, theme: theme)
+            RoutePainter(coordinates: scene.route).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
             return canvas.image()
         }

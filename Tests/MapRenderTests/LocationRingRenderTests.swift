@@ -10,7 +10,7 @@ struct LocationRingRenderTests {
         (15.0, 1, 65.0), (16.0, 1, 65.0), (16.0, 2, 65.0), (17.0, 1, 20.0),
     ])
     func radii(zoom: Double, scale: Int, accuracy: Double) throws {
-        let location = Scene.Location(coordinate: Places.cambridge, accuracy: accuracy)
+        let location = LocationFix(coordinate: Places.cambridge, accuracyMetres: accuracy)
         let frame = try render(fixedScene(zoom: zoom, scale: scale, location: location), over: SolidTiles(Background.white))
         let image = frame.canvas.image()
         // Device pixels are one zoom deeper per doubling of the scale.

@@ -99,12 +99,12 @@ struct RouteRenderTests {
             origin: PixelPoint(x: big.origin.x + 190 - 256, y: big.origin.y + 240 - 128), zoom: 16,
             viewport: Viewport(width: 256, height: 256, scale: 1)
         )
-        #expect(RoutePainter(coordinates: route).touches(tile))
+        #expect(RoutePainter(coordinates: route).touches(tile, theme: .cycleStreets))
         // One whose right edge is 22 px short of the corner is out of reach.
         let farther = FrameGeometry(
             origin: PixelPoint(x: big.origin.x + 178 - 256, y: big.origin.y + 240 - 128), zoom: 16,
             viewport: Viewport(width: 256, height: 256, scale: 1)
         )
-        #expect(!RoutePainter(coordinates: route).touches(farther))
+        #expect(!RoutePainter(coordinates: route).touches(farther, theme: .cycleStreets))
     }
 }

@@ -101,12 +101,12 @@ func style(_ name: String) throws -> TileSource {
 func fixedScene(
     zoom: Double = 16, scale: Int = 1, center: Coordinate = Places.cambridge, style: String = "osm",
     start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [], photos: [Coordinate] = [],
-    location: Scene.Location? = nil, attribution: Scene.AttributionMode = .hidden
+    location: LocationFix? = nil, attribution: Scene.AttributionMode = .hidden
 ) -> Scene {
     Scene(
         viewport: Viewport(width: 320, height: 480, scale: scale), style: style,
         camera: .fixed(Camera(center: center, zoom: zoom)), start: start, finish: finish, route: route,
-        photos: photos.enumerated().map { Scene.Photo(id: $0.offset, coordinate: $0.element) },
+        photos: photos.enumerated().map { Photo(id: $0.offset, coordinate: $0.element) },
         location: location, attribution: attribution
     )
 }

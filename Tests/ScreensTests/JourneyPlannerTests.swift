@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import Testing
 @testable import Screens
 
@@ -86,7 +87,7 @@ import Testing
         #expect(planner.finish == journey.finishCoordinate)
         #expect(planner.journey == journey)
         let frame = planner.map.frame
-        let margins = EdgeInsets.wispMarker, padding = JourneyPlanner.defaultFitPadding, slack = 1.0
+        let margins = WispMarkerStyle.extent, padding = MapDefaults.fitPadding, slack = 1.0
         for marker in [journey.startCoordinate, journey.finishCoordinate] {
             let point = frame.pixel(for: marker)
             #expect(point.x - margins.left >= padding - slack)
@@ -185,7 +186,7 @@ import Testing
     }
 
     @Test func fallbackCameraIsSouthEastEngland() {
-        #expect(JourneyPlanner.fallbackCamera == Camera(center: Coordinate(latitude: 51.40, longitude: 0.0), zoom: 6))
+        #expect(MapDefaults.fallbackCamera == Camera(center: Coordinate(latitude: 51.40, longitude: 0.0), zoom: 6))
     }
 
     @Test func wholeStateSurvivesAJSONRoundTrip() throws {

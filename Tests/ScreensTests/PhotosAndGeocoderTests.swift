@@ -8,7 +8,7 @@ import Testing
         let photos = try PhotosXMLParser.parse(Fixture.data("photos.xml"))
         #expect(photos.map(\.id) == [41523, 41877, 38210])
         #expect(photos[0].coordinate == Coordinate(latitude: 52.20514, longitude: 0.14203))
-        #expect(photos[0].thumbnailURL.absoluteString == "https://www.cyclestreets.net/location/41523/cyclestreets41523-size300.jpg")
+        #expect(photos[0].thumbnailURL?.absoluteString == "https://www.cyclestreets.net/location/41523/cyclestreets41523-size300.jpg")
         #expect(photos[1].caption == "Contraflow cycle lane & advisory markings")
         #expect(photos[2].caption == "Cycle parking outside the station")
     }

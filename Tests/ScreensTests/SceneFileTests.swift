@@ -34,10 +34,10 @@ struct SceneFileTests {
             Coordinate(latitude: 52.2092, longitude: 0.1428),
         ])
         #expect(scene.photos == [
-            Scene.Photo(id: 7, coordinate: Coordinate(latitude: 52.207, longitude: 0.141), caption: "Bridge"),
-            Scene.Photo(id: 1, coordinate: Coordinate(latitude: 52.208, longitude: 0.142)),
+            Photo(id: 7, coordinate: Coordinate(latitude: 52.207, longitude: 0.141), caption: "Bridge"),
+            Photo(id: 1, coordinate: Coordinate(latitude: 52.208, longitude: 0.142)),
         ])
-        #expect(scene.location == Scene.Location(coordinate: Coordinate(latitude: 52.206, longitude: 0.142), accuracy: 65))
+        #expect(scene.location == LocationFix(coordinate: Coordinate(latitude: 52.206, longitude: 0.142), accuracyMetres: 65))
         #expect(scene.attribution == .legacy)
     }
 

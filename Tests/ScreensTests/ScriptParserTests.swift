@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import StrictJSON
 import Testing
 @testable import Screens
@@ -66,7 +67,7 @@ import Testing
         #expect(script.layout.mapPanelViewport == Viewport(width: 320, height: 367, scale: 2))
         #expect(script.layout.frameViewport == Viewport(width: 320, height: 480, scale: 2))
         #expect(script.layout.mapPanelTop == 64)
-        #expect(script.camera == JourneyPlanner.fallbackCamera)
+        #expect(script.camera == MapDefaults.fallbackCamera)
         #expect(script.zoomRange.max == 18)
     }
 
@@ -93,7 +94,7 @@ import Testing
         #expect(error(#"{"style": "osm", "scale": 1.5, "steps": []}"#)?.description == "scale: 1.5 is not allowed; expected a whole number in 1...2")
         #expect(error(#"{"style": "osm", "chrome": "yes", "steps": []}"#)?.description == #"chrome: "yes" is not allowed; expected true or false"#)
         #expect(error(#"{"style": "osm", "camera": {"center": {"lat": 52, "lon": 0}, "zoom": 20}, "steps": []}"#)?.description
-            == "camera.zoom: 20 is outside the allowed range 0...19")
+            == "camera.zoom: 20 is outside the osm style's zoom range 0...19")
         #expect(error(#"{"style": "osm", "steps": [{"zoomIn": false}]}"#)?.description == "steps[0].zoomIn: false is not allowed; expected true")
         #expect(error(#"{"style": "osm", "steps": [{"wait": "1s"}]}"#)?.description == #"steps[0].wait: "1s" is not allowed; expected a number in 0...3600"#)
         #expect(error(#"{"style": "osm", "steps": [{"stage": 0}]}"#)?.description == "steps[0].stage: 0 is outside the allowed range 1...10000")
@@ -101,7 +102,7 @@ import Testing
             == "steps[0].geolocate.lat: 86 is outside the allowed range -85.0511...85.0511")
         #expect(error(#"{"style": "osm", "steps": [{"plan": {"journey": ""}}]}"#)?.description == #"steps[0].plan.journey: "" is not allowed; expected a non-empty string"#)
         #expect(error(#"{"style": "osm", "size": {"width": 320, "height": 100}, "chrome": true, "steps": []}"#)?.description
-            == "size.height: 100 is outside the allowed range 114...4096")
+            == #"size.height: 100 leaves no map panel under the chrome; allowed 114...4096 with "chrome": true"#)
     }
 
     @Test func stepsHaveExactlyOneField() {
@@ -111,9 +112,9 @@ import Testing
         #expect(error(#"{"style": "osm", "steps": ["tap"]}"#)?.description == #"steps[0]: "tap" is not allowed; expected an object"#)
     }
 
-    @Test func requiredFieldsAndMalformedJSON() {
+    @Test func requiredFieldsAndMalformedJSON() throws {
         #expect(error(#"{"style": "osm"}"#) == .invalid(JSONFieldError(path: "steps", value: nil, allowed: "an array of steps")))
-        #expect(error(#"{"steps": []}"#)?.description == "style: missing; expected a non-empty string")
+        #expect(try parse(#"{"steps": []}"#).style == "osm", "style defaults to osm, as in scene files")
         #expect(error(#"{"style": "osm", "steps": [{"tap": {"x": 1}}]}"#)?.description == "steps[0].tap.y: missing; expected a number in 0...480")
         #expect(error(#"[1, 2]"#)?.description == "document: an array of 2 is not allowed; expected an object")
         let truncated = error(#"{"style": "osm", "#)
@@ -130,5 +131,27 @@ import Testing
         let absolute = try parse(#"{"style": "osm", "steps": [{"photos": {"file": "/data/photos.xml"}}, {"photos": {"file": "../p.xml"}}]}"#)
         #expect(absolute.steps == [.photos(file: URL(fileURLWithPath: "/data/photos.xml")), .photos(file: URL(fileURLWithPath: "/scripts/p.xml"))])
         #expect(throws: ScriptError.self) { try ScriptParser.load(contentsOf: Fixture.url("missing.json"), styles: Self.styles) }
+    }
+
+    /// Scene files and scripts read their shared header with one reader: the same defaults,
+    /// the same ranges and the same messages.
+    @Test func sharesTheHeaderReaderWithSceneFiles() throws {
+        let header = #""style": "opencyclemap", "chrome": true, "size": {"width": 300, "height": 400}, "scale": 2"#
+        let camera = #""camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 12}"#
+        let script = try parse("{\(header), \(camera), \"steps\": []}")
+        let scene = try SceneFile.parse(Data("{\(header), \(camera)}".utf8), name: "scene.json", catalog: .builtin)
+        #expect(scene.viewport == script.layout.frameViewport && scene.mapPanelViewport == script.layout.mapPanelViewport)
+        #expect(scene.style == script.style && scene.camera == .fixed(script.camera))
+
+        for (bad, expected) in [
+            (#""camera": {"center": {"lat": 86, "lon": 0}, "zoom": 3}"#, "camera.center.lat: 86 is outside the allowed range -85.0511...85.0511"),
+            (#""camera": {"center": {"lat": 52, "lon": 0}, "zoom": 20}"#, "camera.zoom: 20 is outside the osm style's zoom range 0...19"),
+            (#""scale": 3, \#(camera)"#, "scale: 3 is outside the allowed range 1...2"),
+        ] {
+            let scriptError = error("{\(bad), \"steps\": []}")?.description
+            var sceneError: String?
+            do { _ = try SceneFile.parse(Data("{\(bad)}".utf8), name: "scene.json", catalog: .builtin) } catch { sceneError = error.problem.description }
+            #expect(scriptError == expected && sceneError == expected)
+        }
     }
 }

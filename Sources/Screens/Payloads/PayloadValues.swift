@@ -5,10 +5,10 @@ import MapGeometry
 /// `PayloadError` that names the field and quotes the offending text.
 enum PayloadValues {
     /// The largest latitude a payload may hold: the edge of the Web Mercator map.
-    static let maxLatitude = 85.0511
-    static let latitudeRange = -maxLatitude...maxLatitude
-    static let longitudeRange = -180.0...180.0
-    static let latitudeRule = "within latitude -85.0511...85.0511"
+    static let maxLatitude = WebMercator.maxInputLatitude
+    static let latitudeRange = WebMercator.inputLatitudeRange
+    static let longitudeRange = WebMercator.longitudeRange
+    static let latitudeRule = "within latitude \(-maxLatitude)...\(maxLatitude)"
     static let longitudeRule = "within longitude -180...180"
 
     /// A decimal number such as `52.205`, `-0.14` or `1e3`. Unlike `Double(_:)`, refuses

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 
 /// A running geolocation: from the button press until it switches itself off after a fix, or
 /// the user moves the map.

@@ -1,11 +1,9 @@
 import MapGeometry
+import MapRender
 
 /// The itinerary's map of one stage (spec 6.6): the route with one stage emphasised, an
 /// "11/12" counter, and previous/next buttons that stop at the first and last stage.
 public struct ItineraryStageView: Hashable, Sendable, Codable {
-    /// The logical pixels left between the stage and the panel's edges.
-    public static let fitPadding = 24.0
-
     public let journey: Journey
     /// The stage shown, counting from 1.
     public private(set) var stage: Int
@@ -25,8 +23,13 @@ public struct ItineraryStageView: Hashable, Sendable, Codable {
     /// The emphasised stage.
     public var segment: JourneySegment { journey.segments[stage - 1] }
 
+    /// The stage as the map draws it: its points over the route, and its "11/12" counter.
+    public var emphasisedStage: EmphasisedStage {
+        EmphasisedStage(number: stage, count: stageCount, points: segment.points)
+    }
+
     /// The counter shown above the map, such as "11/12".
-    public var counter: String { "\(stage)/\(stageCount)" }
+    public var counter: String { emphasisedStage.counter }
 
     /// Moves to the next stage; stays on the last.
     public mutating func showNextStage() {
@@ -55,6 +58,6 @@ public struct ItineraryStageView: Hashable, Sendable, Codable {
 
     private mutating func fitStage() {
         guard let bounds = GeoBounds(containing: segment.points) else { return }
-        map.fit([FitItem(bounds: bounds)], padding: Self.fitPadding)
+        map.fit([FitItem(bounds: bounds)], padding: MapDefaults.fitPadding)
     }
 }

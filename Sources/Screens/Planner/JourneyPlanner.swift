@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 
 /// The journey planner screen (spec 6.3-6.9) as a value: the markers, the planned route, the
 /// camera and any running geolocation, changed only by events.
@@ -15,10 +16,6 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     public static let finishTooCloseMessage = "Move the map to set a finish point further away."
     /// How long after a pan or zoom a tap is still taken as part of the gesture, in seconds.
     public static let tapDelay: TimeInterval = 0.2
-    /// The view shown when there is nothing better: south-east England.
-    public static let fallbackCamera = Camera(center: Coordinate(latitude: 51.40, longitude: 0.0), zoom: 6)
-    /// The logical pixels left between the markers and the panel's edges when a route is planned.
-    public static let defaultFitPadding = 24.0
 
     /// Times closer than this are equal, so that scripted decimal times behave as written.
     private static let timeTolerance: TimeInterval = 1e-6
@@ -142,7 +139,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     /// route and both markers, each marker with the pixels it draws beyond its point, leaving
     /// `padding` logical pixels to the panel's edges.
     public mutating func plan(
-        _ journey: Journey, markerMargins: EdgeInsets = .wispMarker, padding: Double = JourneyPlanner.defaultFitPadding,
+        _ journey: Journey, markerMargins: EdgeInsets = WispMarkerStyle.extent, padding: Double = MapDefaults.fitPadding,
         at time: TimeInterval
     ) -> EventOutcome {
         stopGeolocationIfDue(at: time)

@@ -1,17 +1,8 @@
 import Foundation
 import MapGeometry
+import MapRender
 
-/// One geolocation pulse: where the device thinks it is and how sure it is.
-public struct LocationFix: Hashable, Sendable, Codable {
-    public var coordinate: Coordinate
-    /// The radius of uncertainty in metres (the location ring's inner radius).
-    public var accuracyMetres: Double
-
-    public init(coordinate: Coordinate, accuracyMetres: Double) {
-        self.coordinate = coordinate
-        self.accuracyMetres = accuracyMetres
-    }
-
+extension LocationFix {
     /// How good the fix is, by the app's thresholds (`ACCURACY_OK`, `ACCURACY_BEST`).
     public var quality: Quality {
         if accuracyMetres <= Quality.bestAccuracyMetres { return .best }

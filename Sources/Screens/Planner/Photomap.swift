@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 
 /// The Photomap browsing screen (spec 8.1): a map with pins for the photos it shows.
 public struct Photomap: Hashable, Sendable, Codable {

@@ -1,4 +1,5 @@
 import MapGeometry
+import MapRender
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
@@ -17,7 +18,7 @@ public struct ScreenState: Hashable, Sendable, Codable {
     /// The photo pins.
     public var photos: [Photo]
     /// The itinerary stage drawn with emphasis.
-    public var emphasisedStage: StageEmphasis?
+    public var emphasisedStage: EmphasisedStage?
     /// The journey planner's commentary panel text; nil on other screens.
     public var commentary: String?
     public var enabledButtons: [ToolbarButton]
@@ -52,19 +53,7 @@ public struct ScreenState: Hashable, Sendable, Codable {
         finish = itinerary.journey.finishCoordinate
         routeLine = itinerary.journey.routeLine
         photos = []
-        emphasisedStage = StageEmphasis(
-            number: itinerary.stage, count: itinerary.stageCount, counter: itinerary.counter, points: itinerary.segment.points
-        )
+        emphasisedStage = itinerary.emphasisedStage
         enabledButtons = itinerary.enabledButtons
     }
-}
-
-/// The itinerary stage to draw with emphasis.
-public struct StageEmphasis: Hashable, Sendable, Codable {
-    /// The stage's number, counting from 1.
-    public var number: Int
-    public var count: Int
-    /// "11/12".
-    public var counter: String
-    public var points: [Coordinate]
 }

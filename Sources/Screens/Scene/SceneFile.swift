@@ -19,8 +19,8 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
 public enum SceneFile {
     /// The most photos a scene may carry.
     public static let maxPhotos = 10_000
-    public static let latitudeRange = -85.0511...85.0511
-    public static let longitudeRange = -180.0...180.0
+    public static let latitudeRange = WebMercator.inputLatitudeRange
+    public static let longitudeRange = WebMercator.longitudeRange
 
     static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome"]
 
@@ -63,24 +63,17 @@ public enum SceneFile {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
-        let styleName = try root.string("style") ?? "osm"
+        let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.zoomRange))
+        let styleName = header.style, viewport = header.layout.frameViewport, chrome = header.layout.chrome
         guard let source = catalog[styleName] else {
             throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
         }
-        let viewport = try parseViewport(root)
-        let chrome = try root.bool("chrome") ?? false
-        if chrome, viewport.height <= PhoneChrome.height {
-            throw JSONFieldError(
-                path: "size.height",
-                message: "\(viewport.height) leaves no map panel under the chrome; allowed \(PhoneChrome.height + 1)...\(Viewport.maxDevicePixels / viewport.scale) with \"chrome\": true"
-            )
-        }
-        let start = try root.object("start").map { reader throws(JSONFieldError) in try point(reader) }
-        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try point(reader) }
+        let start = try root.object("start").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
+        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
         let route = try parseRoute(root)
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
-        let camera = try parseCamera(root.requiredObject("camera"), source: source, viewport: viewport)
+        let camera = try parseCamera(root.requiredObject("camera"), header: header)
         if case .fitAll = camera, start == nil, finish == nil, route.isEmpty, photos.isEmpty, location == nil {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
         }
@@ -105,7 +98,7 @@ public enum SceneFile {
     static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
         let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
         if scene.start == nil, scene.finish == nil, scene.route.isEmpty, scene.location == nil, !scene.photos.isEmpty {
-            return .photomap(enabled: Set(zoomButtons.map(\.glyph)))
+            return .photomap(enabled: Set(zoomButtons))
         }
         let phase: JourneyPlanner.Phase
         switch (scene.start != nil || scene.finish != nil, scene.start != nil && scene.finish != nil, scene.route.count >= 2) {
@@ -116,51 +109,21 @@ public enum SceneFile {
         }
         return .journeyPlanner(
             commentary: PhoneChrome.Commentary(phase.commentary, isButton: phase.commentaryIsButton),
-            enabled: Set((phase.enabledButtons + zoomButtons).map(\.glyph))
+            enabled: Set(phase.enabledButtons + zoomButtons)
         )
     }
 
-    private static func parseViewport(_ root: JSONObjectReader) throws(JSONFieldError) -> Viewport {
-        let scale = try root.integer("scale", in: 1...2) ?? 1
-        guard let size = try root.object("size") else { return Viewport(width: 320, height: 480, scale: scale) }
-        try size.rejectUnknownFields(allowed: ["width", "height"])
-        let limit = Viewport.maxDevicePixels / scale
-        let width = try size.requiredInteger("width", in: 1...limit)
-        let height = try size.requiredInteger("height", in: 1...limit)
-        return Viewport(width: width, height: height, scale: scale)
-    }
-
-    private static func parseCamera(_ camera: JSONObjectReader, source: TileSource, viewport: Viewport) throws(JSONFieldError) -> Scene.CameraSpec {
+    private static func parseCamera(_ camera: JSONObjectReader, header: FrameHeader) throws(JSONFieldError) -> Scene.CameraSpec {
         if camera.has("fit") {
             try camera.rejectUnknownFields(allowed: ["fit", "padding"])
             let fit = try camera.requiredString("fit")
             guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
+            let viewport = header.layout.frameViewport
             let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
-            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? 24
+            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? MapDefaults.fitPadding
             return .fitAll(padding: padding)
         }
-        try camera.rejectUnknownFields(allowed: ["center", "zoom", "fit", "padding"])
-        let center = try point(camera.requiredObject("center"))
-        let zoomRange = source.zoomRange
-        guard let zoomValue = camera.fields["zoom"] else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), value: nil, allowed: "a number in the \(source.name) style's range \(zoomRange)")
-        }
-        guard case .number(let zoom) = zoomValue else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), value: zoomValue, allowed: "a number in \(zoomRange)")
-        }
-        guard zoomRange.contains(zoom) else {
-            throw JSONFieldError(path: camera.path(of: "zoom"), message: "\(JSONValue.format(zoom)) is outside the \(source.name) style's zoom range \(zoomRange)")
-        }
-        return .fixed(Camera(center: center, zoom: zoom))
-    }
-
-    /// A `{"lat", "lon"}` point.
-    static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
-        try reader.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
-        return Coordinate(
-            latitude: try reader.requiredNumber("lat", in: latitudeRange),
-            longitude: try reader.requiredNumber("lon", in: longitudeRange)
-        )
+        return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "padding"]))
     }
 
     private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> [Coordinate] {
@@ -188,16 +151,16 @@ public enum SceneFile {
         return coordinates
     }
 
-    private static func parsePhotos(_ root: JSONObjectReader) throws(JSONFieldError) -> [Scene.Photo] {
+    private static func parsePhotos(_ root: JSONObjectReader) throws(JSONFieldError) -> [Photo] {
         guard let items = try root.array("photos") else { return [] }
         guard items.count <= maxPhotos else {
             throw JSONFieldError(path: "photos", message: "has \(items.count) photos; allowed at most \(maxPhotos)")
         }
-        var photos: [Scene.Photo] = []
+        var photos: [Photo] = []
         for (index, item) in items.enumerated() {
             let reader = try JSONObjectReader(item, path: "photos[\(index)]")
-            let coordinate = try point(reader, extraFields: ["id", "caption"])
-            photos.append(Scene.Photo(
+            let coordinate = try FrameHeader.point(reader, extraFields: ["id", "caption"])
+            photos.append(Photo(
                 id: try reader.integer("id", in: 0...Int(Int32.max)) ?? index,
                 coordinate: coordinate, caption: try reader.string("caption")
             ))
@@ -205,14 +168,14 @@ public enum SceneFile {
         return photos
     }
 
-    private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.Location? {
+    private static func parseLocation(_ root: JSONObjectReader) throws(JSONFieldError) -> LocationFix? {
         guard let reader = try root.object("location") else { return nil }
-        let coordinate = try point(reader, extraFields: ["accuracy"])
+        let coordinate = try FrameHeader.point(reader, extraFields: ["accuracy"])
         guard let accuracyValue = reader.fields["accuracy"] else {
             throw JSONFieldError(path: reader.path(of: "accuracy"), value: nil, allowed: "metres, a number in 0.1...100000")
         }
         let accuracy = try JSONObjectReader.number(accuracyValue, path: reader.path(of: "accuracy"), in: 0.1...100_000)
-        return Scene.Location(coordinate: coordinate, accuracy: accuracy)
+        return LocationFix(coordinate: coordinate, accuracyMetres: accuracy)
     }
 
     private static func parseAttribution(_ root: JSONObjectReader) throws(JSONFieldError) -> Scene.AttributionMode {

@@ -3,17 +3,10 @@ import MapRender
 
 /// The frame a script renders and where the map panel sits in it.
 ///
-/// With chrome, the iPhone's status bar, the planner's toolbar and the tab bar take
-/// 20 + 44 + 49 logical pixels of the height, and the map panel lies between the toolbar and
-/// the tab bar: 320 x 367 in a 320 x 480 frame. Without chrome, the map panel is the frame.
+/// With chrome, the map panel lies between the toolbar and the tab bar, as `PhoneChrome`
+/// lays it out (320 x 367 in a 320 x 480 frame). Without chrome, the map panel is the frame.
 /// Taps are given in map-panel coordinates.
 public struct ScreenLayout: Hashable, Sendable, Codable {
-    public static let statusBarHeight = PhoneChrome.statusBarHeight
-    public static let toolbarHeight = PhoneChrome.toolbarHeight
-    public static let tabBarHeight = PhoneChrome.tabBarHeight
-    /// The height the chrome takes.
-    public static let chromeHeight = statusBarHeight + toolbarHeight + tabBarHeight
-
     /// The frame's size in logical pixels.
     public var width: Int
     public var height: Int
@@ -34,9 +27,9 @@ public struct ScreenLayout: Hashable, Sendable, Codable {
 
     /// The map panel, which every screen state's camera looks through.
     public var mapPanelViewport: Viewport {
-        Viewport(width: width, height: chrome ? height - Self.chromeHeight : height, scale: scale)
+        chrome ? PhoneChrome.mapPanel(in: frameViewport) : frameViewport
     }
 
     /// The map panel's top edge in the frame, in logical pixels.
-    public var mapPanelTop: Int { chrome ? Self.statusBarHeight + Self.toolbarHeight : 0 }
+    public var mapPanelTop: Int { chrome ? PhoneChrome.mapPanelTop : 0 }
 }

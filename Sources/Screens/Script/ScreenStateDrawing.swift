@@ -18,17 +18,17 @@ extension ScreenState {
             start: start,
             finish: finish,
             route: routeLine?.coordinates ?? [],
-            photos: photos.map { Scene.Photo(id: $0.id, coordinate: $0.coordinate, caption: $0.caption) },
-            location: locationRing.map { Scene.Location(coordinate: $0.coordinate, accuracy: $0.accuracyMetres) },
+            photos: photos,
+            location: locationRing,
             attribution: .current,
-            emphasisedStage: emphasisedStage.map { Scene.EmphasisedStage(points: $0.points, counter: $0.counter) },
+            emphasisedStage: emphasisedStage,
             chrome: layout.chrome ? chrome : nil
         )
     }
 
     /// The status bar, toolbar and tab bar for this state.
     public var chrome: PhoneChrome {
-        let enabled = Set(enabledButtons.map(\.glyph))
+        let enabled = Set(enabledButtons)
         switch screen {
         case .planner:
             let isButton = start != nil && finish != nil
@@ -37,21 +37,6 @@ extension ScreenState {
             return .photomap(enabled: enabled)
         case .itinerary:
             return .itinerary(enabled: enabled)
-        }
-    }
-}
-
-extension ToolbarButton {
-    /// The glyph the button is drawn with.
-    public var glyph: PhoneChrome.ToolGlyph {
-        switch self {
-        case .geolocate: .geolocate
-        case .placefinder: .placefinder
-        case .stepBack: .stepBack
-        case .zoomIn: .zoomIn
-        case .zoomOut: .zoomOut
-        case .previousStage: .previousStage
-        case .nextStage: .nextStage
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 
 /// A scripted session with the app: a starting view and the steps a user (and the device)
 /// take. Read one with `ScriptParser`, play it with `ScriptPlayer`.

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import StrictJSON
 
 /// Reads a script file, the public contract of the scripted player:
@@ -15,8 +16,9 @@ import StrictJSON
 ///            {"photos": {"file": "photos.xml"}}, {"stage": 3}]}
 /// ```
 ///
-/// `style` and `steps` are required; `camera` defaults to the app's fallback view, `chrome` to
-/// false, `size` to 320 x 480 and `scale` to 1. Each step is an object with exactly one field,
+/// `steps` is required. `style`, `size`, `scale` and `chrome` are read as in scene files
+/// (`FrameHeader`): `style` defaults to `osm`, `size` to 320 x 480, `scale` to 1 and `chrome`
+/// to false; `camera` defaults to the app's fallback view, `MapDefaults.fallbackCamera`. Each step is an object with exactly one field,
 /// and a script has at most `maxSteps` of them.
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
@@ -58,12 +60,9 @@ public enum ScriptParser {
         let root = try JSONObjectReader(document, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
-        let style = try root.requiredNonEmptyString("style")
-        guard let zoomRange = styles[style] else {
-            throw JSONFieldError(path: "style", value: .string(style), allowed: "one of \(styles.keys.sorted().joined(separator: ", "))")
-        }
-        let layout = try readLayout(root)
-        let camera = try root.object("camera").map { fields throws(JSONFieldError) in try readCamera(fields, zoomRange: zoomRange) }
+        let header = try FrameHeader(root, styles: styles)
+        let layout = header.layout
+        let camera = try root.object("camera").map { fields throws(JSONFieldError) in try header.fixedCamera(fields) }
         guard let values = try root.array("steps") else { throw JSONFieldError(path: "steps", value: nil, allowed: "an array of steps") }
         guard values.count <= maxSteps else {
             throw JSONFieldError(path: "steps", message: "\(values.count) steps; at most \(maxSteps) are allowed (\(maxSteps + 1) frames)")
@@ -72,39 +71,7 @@ public enum ScriptParser {
             try readStep(value, path: "steps[\(index)]", panel: layout.mapPanelViewport, directory: directory)
         }
         return Script(
-            style: style, zoomRange: zoomRange, camera: camera ?? JourneyPlanner.fallbackCamera, layout: layout, steps: steps
-        )
-    }
-
-    private static func readLayout(_ root: JSONObjectReader) throws(JSONFieldError) -> ScreenLayout {
-        let chrome = try root.bool("chrome") ?? false
-        let scale = try root.integer("scale", in: 1...2) ?? 1
-        guard let size = try root.object("size") else { return ScreenLayout(scale: scale, chrome: chrome) }
-        try size.rejectUnknownFields(allowed: ["width", "height"])
-        let largest = Viewport.maxDevicePixels / scale
-        let smallestHeight = chrome ? ScreenLayout.chromeHeight + 1 : 1
-        return ScreenLayout(
-            width: try size.requiredInteger("width", in: 1...largest),
-            height: try size.requiredInteger("height", in: smallestHeight...largest),
-            scale: scale,
-            chrome: chrome
-        )
-    }
-
-    private static func readCamera(_ camera: JSONObjectReader, zoomRange: ZoomRange) throws(JSONFieldError) -> Camera {
-        try camera.rejectUnknownFields(allowed: ["center", "zoom"])
-        let center = try camera.requiredObject("center")
-        return Camera(
-            center: try readCoordinate(center),
-            zoom: try camera.requiredNumber("zoom", in: Double(zoomRange.min)...Double(zoomRange.max))
-        )
-    }
-
-    private static func readCoordinate(_ fields: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
-        try fields.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
-        return Coordinate(
-            latitude: try fields.requiredNumber("lat", in: PayloadValues.latitudeRange),
-            longitude: try fields.requiredNumber("lon", in: PayloadValues.longitudeRange)
+            style: header.style, zoomRange: header.zoomRange, camera: camera ?? MapDefaults.fallbackCamera, layout: layout, steps: steps
         )
     }
 
@@ -146,7 +113,7 @@ public enum ScriptParser {
         case "geolocate":
             let fix = try step.requiredObject(name)
             return .geolocate(LocationFix(
-                coordinate: try readCoordinate(fix, extraFields: ["accuracy"]),
+                coordinate: try FrameHeader.point(fix, extraFields: ["accuracy"]),
                 accuracyMetres: try fix.requiredNumber("accuracy", in: 0...100_000)
             ))
         case "placefinder":

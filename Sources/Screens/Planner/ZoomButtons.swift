@@ -1,9 +1,5 @@
 import MapGeometry
-
-/// The buttons around a map panel that can be enabled or greyed out.
-public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
-    case geolocate, placefinder, stepBack, zoomIn, zoomOut, previousStage, nextStage
-}
+import MapRender
 
 extension MapPanel {
     /// The zoom buttons that still do something: zoom in below the deepest zoom, zoom out above

@@ -1,0 +1,41 @@
+import MapGeometry
+
+/// One element a painter drew: what it is, a short label to speak, and the area it covers in
+/// the frame's device pixels. A frame's elements, bottom to top, are enough to say what lies
+/// under a finger without looking at pixels (`FrameRenderer.elements(for:geometry:source:theme:)`).
+public struct DrawnElement: Hashable, Sendable {
+    /// What kind of thing an element is.
+    public enum Category: String, Hashable, Sendable, CaseIterable {
+        case start, finish, route, stage, counter, photo, location, attribution
+        case statusBar, button, commentary, tab
+    }
+
+    public var category: Category
+    /// Which one, where there can be several: a photo's number, a button's or a tab's name.
+    public var id: String?
+    /// A short description in British English sentence case, such as "Start marker" or
+    /// "Photo 12: Cycle parking".
+    public var label: String
+    public var shape: HitShape
+
+    public init(_ category: Category, id: String? = nil, label: String, shape: HitShape) {
+        self.category = category
+        self.id = id
+        self.label = label
+        self.shape = shape
+    }
+
+    /// The same element moved by (`dx`, `dy`) device pixels.
+    public func offsetBy(dx: Double, dy: Double) -> DrawnElement {
+        var moved = self
+        moved.shape = shape.offsetBy(dx: dx, dy: dy)
+        return moved
+    }
+}
+
+extension PixelRect {
+    /// The rectangle with every coordinate multiplied by `factor`: logical to device pixels.
+    func scaled(by factor: Double) -> PixelRect {
+        PixelRect(minX: minX * factor, minY: minY * factor, maxX: maxX * factor, maxY: maxY * factor)
+    }
+}
