@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -48,15 +50,15 @@ let package = Package(
             resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")]
         ),
         .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"]),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"]),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
-        .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
+        .target(name: "GoldenCheck", dependencies: ["ImageCodec"]),
         .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"]),
         .target(name: "UpstreamSimulator"),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec", "StrictJSON",
+                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -66,13 +68,15 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("Viewer/index.html")]
         ),
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens",
+                "MapGeometry", "TileStore", "MapRender", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -94,15 +98,15 @@ let package = Package(
         .target(name: "MapFrameTestSupport", path: "Tests/Support"),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapRender"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "MapRender"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"]),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
+            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI", "MapGeometry"]),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
