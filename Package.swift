@@ -3,6 +3,10 @@
 // geometry -> tile store -> render -> CLI.
 import PackageDescription
 
+// Every Swift target builds with these. MemberImportVisibility makes a file import each module
+// whose members it uses, rather than reaching them through another file's or module's imports.
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "MapFrame",
     platforms: [.macOS(.v14)],
@@ -39,26 +43,27 @@ let package = Package(
         // curl_easy_setopt is variadic, which Swift cannot call; typed wrappers live in C.
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
-        .target(name: "MapGeometry"),
-        .target(name: "StrictJSON"),
-        .target(name: "ImageCodec", dependencies: ["CPNGCodec"]),
+        .target(name: "MapGeometry", swiftSettings: swiftSettings),
+        .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        .target(name: "ImageCodec", dependencies: ["CPNGCodec"], swiftSettings: swiftSettings),
         // The built-in tile source definitions, compiled into the binary from Styles/*.json.
         .target(
             name: "BuiltinStyles",
             path: "Styles",
             sources: ["BuiltinStyles.swift"],
-            resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")]
+            resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")],
+            swiftSettings: swiftSettings
         ),
-        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"]),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"]),
-        .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
-        .target(name: "GoldenCheck", dependencies: ["ImageCodec"]),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"]),
-        .target(name: "UpstreamSimulator"),
+        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"], swiftSettings: swiftSettings),
+        .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec",
+                "MapGeometry", "TileStore", "MapRender", "Screens", "ImageCodec", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -70,8 +75,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Viewer/index.html")]
+            resources: [.embedInCode("Viewer/index.html")],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "MapFrameCLI",
@@ -80,35 +87,46 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"]),
+        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "mapframe-cache-bench",
-            dependencies: ["MapGeometry", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
-            path: "Benchmarks/mapframe-cache-bench"
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
+            path: "Benchmarks/mapframe-cache-bench",
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "mapframe-bench",
             dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec"],
-            path: "Benchmarks/mapframe-bench"
+            path: "Benchmarks/mapframe-bench",
+            swiftSettings: swiftSettings
         ),
 
         // Helpers shared by the test targets that run the real binary.
-        .target(name: "MapFrameTestSupport", path: "Tests/Support"),
-        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "MapRender"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"]),
+        .target(name: "MapFrameTestSupport", path: "Tests/Support", swiftSettings: swiftSettings),
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON", "MapRender"], swiftSettings: swiftSettings),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"]
+            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI", "MapGeometry"]),
-        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),
-        .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScriptGoldenTests",
+            dependencies: [
+                "Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI", "MapGeometry",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"], swiftSettings: swiftSettings),
     ]
 )

@@ -5,6 +5,7 @@ import FixtureTiles
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 import Synchronization
 import TileStore
 import UpstreamSimulator

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import Metrics
+import NIOCore
 import Synchronization
 import TileStore
 

@@ -3,6 +3,7 @@ import Foundation
 import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
+import MapRender
 import Synchronization
 import Testing
 import UpstreamSimulator

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapServer
 import Testing
 import UpstreamSimulator
 

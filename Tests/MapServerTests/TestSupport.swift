@@ -3,6 +3,7 @@ import Foundation
 import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
+import MapRender
 import MapServer
 import Synchronization
 import Testing
