@@ -104,15 +104,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Helpers shared by the test targets that run the real binary.
-        .target(name: "MapFrameTestSupport", path: "Tests/Support", swiftSettings: swiftSettings),
+        // Helpers shared by the test targets: child processes and their environment, temporary
+        // directories, the package root, the test upstreams' tile paths, the mapframe binary.
+        .target(name: "MapFrameTestSupport", dependencies: ["MapGeometry"], path: "Tests/Support", swiftSettings: swiftSettings),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON", "MapRender"], swiftSettings: swiftSettings),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TileStoreTests",
+            dependencies: ["MapFrameTestSupport", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON", "MapRender"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry"], swiftSettings: swiftSettings),
@@ -120,7 +125,8 @@ let package = Package(
         .testTarget(
             name: "ScriptGoldenTests",
             dependencies: [
-                "Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI", "MapGeometry",
+                "MapFrameTestSupport", "Screens", "MapRender", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI",
+                "MapGeometry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -23,10 +23,6 @@ import Glibc
 // - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
 // - image helpers to stitch tiles and compare pixels.
 
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-}
-
 // MARK: - Running blocking work
 
 /// Runs blocking work (socket I/O, waiting for a process) on a thread of its own, so that it never
@@ -434,18 +430,6 @@ final class ServerProcess: @unchecked Sendable {
     var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
 
     var standardOutput: String { (try? String(contentsOfFile: logs.path + "/stdout", encoding: .utf8)) ?? "" }
-
-    /// This process's environment with a proxy that refuses connections, so that nothing can
-    /// reach the internet, except loopback, where the servers and simulators of the tests listen.
-    static func childEnvironment() -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
-            environment[variable] = "http://127.0.0.1:9"
-        }
-        environment["NO_PROXY"] = "127.0.0.1,localhost"
-        environment["no_proxy"] = "127.0.0.1,localhost"
-        return environment
-    }
 }
 
 // MARK: - Fixtures
@@ -501,14 +485,6 @@ enum Fixtures {
         try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
     }
 
-    /// The tile a path such as "/16/32793/21583.png" names.
-    static func tile(atUpstreamPath path: String) -> TileID? {
-        guard path.hasPrefix("/"), path.hasSuffix(".png") else { return nil }
-        let numbers = path.dropFirst().dropLast(4).split(separator: "/").compactMap { Int($0) }
-        guard numbers.count == 3 else { return nil }
-        return TileID(z: numbers[0], x: numbers[1], y: numbers[2])
-    }
-
     /// A tile's URL path on the server: "/tiles/<style>/z/x/y.png" (or "@2x.png").
     static func tilePath(_ tile: TileID, style: String = "osm", retina: Bool = false, route: String? = nil) -> String {
         (route.map { "/routes/\($0)" } ?? "") + "/tiles/\(style)/\(tile.z)/\(tile.x)/\(tile.y)\(retina ? "@2x" : "").png"
@@ -519,7 +495,7 @@ extension UpstreamSimulator {
     /// Answers every "/z/x/y.png" with that fixture tile and `headers`.
     func serveFixtureTiles(headers: [(String, String)] = []) {
         setDefaultHandler { path in
-            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
             return .png(png, headers: headers)
         }
     }

@@ -1,20 +1,13 @@
 import FixtureTiles
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Synchronization
 import Testing
 import TileStore
 import UpstreamSimulator
-
-/// Runs `body` with a fresh empty directory, removed afterwards.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TileStoreTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
 
 /// Why an outside SQLite command failed.
 struct SQLiteCommandError: Error, CustomStringConvertible {
@@ -188,18 +181,6 @@ enum SimulatedTiles {
     static func fixturePNG(for tile: TileID) throws -> Data {
         try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
     }
-
-    /// The request path of a tile, as the simulator records it.
-    static func path(for tile: TileID) -> String {
-        "/\(tile.z)/\(tile.x)/\(tile.y).png"
-    }
-
-    /// The tile a request path asks for, or nil when the path is not "/z/x/y.png".
-    static func tile(atPath path: String) -> TileID? {
-        let parts = path.dropFirst().replacingOccurrences(of: ".png", with: "").split(separator: "/").compactMap { Int($0) }
-        guard path.hasSuffix(".png"), parts.count == 3 else { return nil }
-        return TileID(z: parts[0], x: parts[1], y: parts[2])
-    }
 }
 
 /// The style (tile source) a test points at the simulator.
@@ -258,7 +239,7 @@ final class UpstreamWorld: Sendable {
     ) throws {
         upstream = try UpstreamSimulator()
         upstream.setDefaultHandler { path in
-            guard let tile = SimulatedTiles.tile(atPath: path), let png = try? SimulatedTiles.png(for: tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? SimulatedTiles.png(for: tile) else { return nil }
             return .png(png, headers: tileHeaders)
         }
         source = try style.source(defaultBaseURL: upstream.baseURL)
@@ -286,12 +267,12 @@ final class UpstreamWorld: Sendable {
 
     /// The requests the upstream received for `tile`, in order.
     func requests(for tile: TileID) -> [RecordedRequest] {
-        upstream.requests.filter { $0.path == SimulatedTiles.path(for: tile) }
+        upstream.requests.filter { $0.path == upstreamPath(tile) }
     }
 
     /// Applies `fault` to the next `times` requests for `tile`.
     func inject(_ fault: Fault, for tile: TileID, times: Int = 1) {
-        upstream.inject(fault, for: SimulatedTiles.path(for: tile), times: times)
+        upstream.inject(fault, for: upstreamPath(tile), times: times)
     }
 
     /// The cache file read through a connection of its own, as another process would see it.

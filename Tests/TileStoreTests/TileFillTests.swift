@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import Synchronization
 import Testing
@@ -123,7 +124,7 @@ struct PolitenessTests {
         world.upstream.setDefaultHandler { path in
             gate.wait()
             gate.signal()  // once open, the gate stays open
-            return SimulatedTiles.tile(atPath: path).flatMap { try? SimulatedTiles.png(for: $0) }.map { .png($0) }
+            return tileID(atUpstreamPath: path).flatMap { try? SimulatedTiles.png(for: $0) }.map { .png($0) }
         }
         let results = Mutex<[TileFill]>([])
         let done = DispatchGroup()

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import Testing
 import TileStore
@@ -64,7 +65,7 @@ struct UpstreamFaultTests {
     func slowDripWithinTimeout() async throws {
         let world = try UpstreamWorld()
         let bytes = try SimulatedTiles.fixturePNG(for: Self.tile)
-        world.upstream.setResponse(.png(bytes), for: SimulatedTiles.path(for: Self.tile))
+        world.upstream.setResponse(.png(bytes), for: upstreamPath(Self.tile))
         // About a second, in twenty pieces.
         world.inject(.slowDrip(bytesPerSecond: bytes.count), for: Self.tile)
         #expect(await world.store.fill(Self.tile) == .fetched)

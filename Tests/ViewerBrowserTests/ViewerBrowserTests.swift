@@ -79,7 +79,7 @@ struct ViewerBrowserTests {
 
     /// Copies the screenshot to `.build/viewer-browser/viewer.png`, to look at after a run.
     private func keepForInspection(_ data: Data) {
-        let directory = MapframeExecutable.packageRoot.appendingPathComponent(".build/viewer-browser")
+        let directory = packageRoot.appendingPathComponent(".build/viewer-browser")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? data.write(to: directory.appendingPathComponent("viewer.png"))
     }
