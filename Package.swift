@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TileStoreTests",
-            dependencies: ["MapFrameTestSupport", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON", "MapRender"],
+            dependencies: ["MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),

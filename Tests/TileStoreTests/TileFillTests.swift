@@ -8,7 +8,7 @@ import TileStore
 import UpstreamSimulator
 
 /// Filling the cache from a real HTTP upstream (the simulator): what is asked, what is stored,
-/// and what a frame then shows.
+/// and what the store then hands a frame.
 @Suite("Filling the cache from the upstream")
 struct TileFillTests {
     static let tile = TileID(z: 16, x: 32793, y: 21586)
