@@ -190,11 +190,6 @@ struct FillCounts: Equatable, CustomStringConvertible {
     var description: String { "\(tiles) tiles: \(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed" }
 }
 
-/// Runs a Python 3 script with `arguments` (sys.argv[1...]).
-func runPython(_ script: String, _ arguments: [String]) throws -> CommandResult {
-    try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
-}
-
 /// What an MBTiles cache holds, read with Python's sqlite3 (not MapFrame's own SQLite code),
 /// each tile's bytes decoded with PNGCodec.
 struct CacheContents {

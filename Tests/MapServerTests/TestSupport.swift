@@ -354,82 +354,64 @@ final class TestServer: Sendable {
 }
 
 /// `mapframe serve` running as a child process; its output goes to files.
-final class ServerProcess: @unchecked Sendable {
+final class ServerProcess: Sendable {
     let port: Int
-    private let process: Process
-    private let logs: TemporaryDirectory
+    private let child: ChildProcess
 
-    private init(process: Process, port: Int, logs: TemporaryDirectory) {
-        self.process = process
+    private init(child: ChildProcess, port: Int) {
+        self.child = child
         self.port = port
-        self.logs = logs
-    }
-
-    /// Kills a server a failed test left running (by its own pid only).
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        logs.remove()
     }
 
     /// Starts `mapframe serve --port 0 <arguments>` and waits for its
     /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
     /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
-    /// `environment` adds to the test's own environment.
+    /// `environment` adds to the test's own environment. A server a failed test leaves running is
+    /// killed (by its own pid only) when the `ServerProcess` goes.
     static func start(_ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]) async throws -> ServerProcess {
-        let logs = try TemporaryDirectory("logs")
-        let process = Process()
         let serve = ["serve", "--port", "0"] + arguments
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let child: ChildProcess
         if let descriptorLimit {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
+            let prlimit = URL(fileURLWithPath: "/usr/bin/prlimit")
+            let limited = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
+            child = try ChildProcess.start(prlimit, limited, in: here, environment: environment)
         } else {
-            process.executableURL = try MapframeExecutable.url()
-            process.arguments = serve
+            child = try ChildProcess.start(try MapframeExecutable.url(), serve, in: here, environment: environment)
         }
-        process.environment = childEnvironment().merging(environment) { $1 }
-        let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
-        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
-        try process.run()
         var port: Int?
         try await waitUntil("mapframe serve says where it listens") {
-            let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
-            if let match = output.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
-            guard port != nil || process.isRunning else {
-                throw TestSetupError(description: "mapframe serve exited early: \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
+            if let match = child.standardOutputSoFar.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
+            guard port != nil || child.isRunning else {
+                throw TestSetupError(description: "mapframe serve exited early: \(child.standardErrorSoFar)")
             }
             return port != nil
         }
-        return ServerProcess(process: process, port: port!, logs: logs)
+        return ServerProcess(child: child, port: port!)
     }
 
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        child.send(signal)
     }
 
     /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
     func peakMemory() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8)
         guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
-            throw TestSetupError(description: "no VmHWM in /proc/\(process.processIdentifier)/status")
+            throw TestSetupError(description: "no VmHWM in /proc/\(child.processIdentifier)/status")
         }
         return kibibytes * 1024
     }
 
     /// Waits for the process to end; returns its exit status (or the signal that ended it).
     func waitForExit() async throws -> Int32 {
-        let process = process
-        return try await onThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        let child = child
+        return try await onThread { try child.waitForExit().status }
     }
 
-    var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
+    var standardError: String { child.standardErrorSoFar }
 
-    var standardOutput: String { (try? String(contentsOfFile: logs.path + "/stdout", encoding: .utf8)) ?? "" }
+    var standardOutput: String { child.standardOutputSoFar }
 }
 
 // MARK: - Fixtures

@@ -9,6 +9,9 @@ public struct CommandResult: CustomStringConvertible {
     /// Standard error's non-empty lines.
     public var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
 
+    /// The last lines of standard error, for messages.
+    public var errorTail: String { errorLines.suffix(12).joined(separator: "\n") }
+
     public var description: String { "exit \(status)\nstdout: \(standardOutput)\nstderr: \(standardError)" }
 }
 
@@ -25,6 +28,11 @@ public struct TestSetupError: Error, CustomStringConvertible {
 /// block on a full pipe.
 public func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> CommandResult {
     try ChildProcess.start(executable, arguments, in: directory, environment: environment).waitForExit()
+}
+
+/// Runs a Python 3 script with `arguments` (sys.argv[1...]).
+public func runPython(_ script: String, _ arguments: [String]) throws -> CommandResult {
+    try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
 }
 
 /// The environment every child process gets: this process's, with a proxy that refuses
@@ -44,13 +52,13 @@ public func childEnvironment(_ overrides: [String: String?] = [:]) -> [String: S
 }
 
 /// A program running in the background, its standard output and error going to files that can be
-/// read while it runs.
-public final class ChildProcess {
+/// read while it runs and after it ends, until the `ChildProcess` goes.
+public final class ChildProcess: Sendable {
     private let process = Process()
     private let logs: URL
     private let outputFiles: [FileHandle]
 
-    /// Starts `executable` in `directory` with `childEnvironment(environment)`.
+    /// Starts `executable` in `directory` with `childEnvironment(environment)` and no input.
     public static func start(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> ChildProcess {
         try ChildProcess(executable, arguments, in: directory, environment: environment)
     }
@@ -67,6 +75,7 @@ public final class ChildProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = outputFiles[0]
         process.standardError = outputFiles[1]
         do {
@@ -88,10 +97,13 @@ public final class ChildProcess {
 
     public var isRunning: Bool { process.isRunning }
 
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// What the program has written to standard output so far.
+    public var standardOutputSoFar: String { log("stdout") }
+
     /// What the program has written to standard error so far.
-    public var standardErrorSoFar: String {
-        String(decoding: (try? Data(contentsOf: logs.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
-    }
+    public var standardErrorSoFar: String { log("stderr") }
 
     /// Sends `signal` to the program, such as SIGKILL to stop it dead.
     public func send(_ signal: Int32) {
@@ -102,7 +114,6 @@ public final class ChildProcess {
     /// by a signal, the status is the signal's number.
     public func waitForExit() throws -> CommandResult {
         process.waitUntilExit()
-        defer { cleanUp() }
         return CommandResult(
             status: process.terminationStatus,
             standardOutput: String(decoding: try Data(contentsOf: logs.appendingPathComponent("stdout")), as: UTF8.self),
@@ -110,7 +121,35 @@ public final class ChildProcess {
         )
     }
 
-    /// Closes and removes the output files; safe to call more than once.
+    /// Waits up to `timeout` for the program to end, without blocking a thread; nil if it was
+    /// still running then (it is stopped).
+    public func waitForExit(timeout: Duration) async -> CommandResult? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        guard process.isRunning else { return try? waitForExit() }
+        stop()
+        return nil
+    }
+
+    /// SIGTERM, then SIGKILL if it has not gone within five seconds; waits for it either way.
+    @discardableResult
+    public func stop() -> CommandResult? {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        return try? waitForExit()
+    }
+
+    private func log(_ name: String) -> String {
+        String(decoding: (try? Data(contentsOf: logs.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Closes and removes the output files.
     private func cleanUp() {
         for file in outputFiles { try? file.close() }
         try? FileManager.default.removeItem(at: logs)

@@ -38,22 +38,12 @@ enum RawSQLite {
     }
 
     private static func run(_ path: String, _ sql: String, mode: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, sql, mode]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // The outputs are small, so reading one pipe to its end cannot block the other.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SQLiteCommandError(description: "python3 sqlite3 on \(path) failed (\(process.terminationStatus)): \(errorText)")
+        let result = try runPython(script, [path, sql, mode])
+        guard result.status == 0 else {
+            throw SQLiteCommandError(description: "python3 sqlite3 on \(path) failed (\(result.status)): \(result.standardError)")
         }
-        guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String]] else {
-            throw SQLiteCommandError(description: "python3 printed something other than rows: \(String(decoding: data, as: UTF8.self))")
+        guard let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String]] else {
+            throw SQLiteCommandError(description: "python3 printed something other than rows: \(result.standardOutput)")
         }
         return rows
     }

@@ -35,9 +35,12 @@ struct ViewerBrowserTests {
 
         let cache = scratch.path("cache")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let fixtures = try Child(try MapframeExecutable.url(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], name: "fixtures", in: scratch)
-        #expect(await fixtures.waitForExit(timeout: .seconds(120)))
-        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures.errorTail)")
+        let fixtures = try ChildProcess.start(
+            try MapframeExecutable.url(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], in: scratch.url
+        )
+        let built = await fixtures.waitForExit(timeout: .seconds(120))
+        #expect(built != nil, "mapframe fixtures took longer than 120 s")
+        try #require(built?.status == 0, "mapframe fixtures failed: \(built?.errorTail ?? "")")
 
         let server = try await MapframeServer(cacheDirectory: cache, in: scratch)
         defer { server.stop() }
