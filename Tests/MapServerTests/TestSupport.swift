@@ -246,18 +246,6 @@ func expectJSONError(_ reply: HTTPReply, status: Int, mentions phrase: String, s
 
 // MARK: - Servers
 
-/// A fresh temporary directory, removed by `remove()`.
-struct TemporaryDirectory: Sendable {
-    let path: String
-
-    init(_ label: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("MapServerTests-\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A `MapServerApp` serving on a free loopback port in this process.
 ///
 ///     try await TestServer.with(fixtures: true) { server in

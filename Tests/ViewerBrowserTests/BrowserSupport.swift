@@ -11,27 +11,12 @@ struct BrowserTestError: Error, CustomStringConvertible {
     let description: String
 }
 
-
-/// A scratch directory, removed by `remove()`.
-struct ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ViewerBrowserTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// `mapframe serve --offline --port 0` on a cache directory, running until `stop()`.
 final class MapframeServer {
     let child: ChildProcess
     let baseURL: String
 
-    init(cacheDirectory: String, in scratch: ScratchDirectory) async throws {
+    init(cacheDirectory: String, in scratch: TemporaryDirectory) async throws {
         child = try ChildProcess.start(
             try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], in: scratch.url
         )
@@ -90,7 +75,7 @@ struct Chromium {
     /// Screenshots `url` at `size` into `output`; returns what the finished process left, or nil
     /// if it had to be stopped after `timeout`.
     func screenshot(
-        _ url: String, size: (width: Int, height: Int), to output: String, in scratch: ScratchDirectory,
+        _ url: String, size: (width: Int, height: Int), to output: String, in scratch: TemporaryDirectory,
         name: String, timeout: Duration = .seconds(90)
     ) async throws -> CommandResult? {
         try? FileManager.default.removeItem(atPath: output)
@@ -105,7 +90,7 @@ struct Chromium {
     /// Whether Chromium can run here at all: it must screenshot a plain green page (no server
     /// involved) as green. Tries `--headless=new`, then `--headless`. Returns a working Chromium,
     /// or why none works.
-    static func probe(_ executable: URL, in scratch: ScratchDirectory) async throws -> Result<Chromium, BrowserTestError> {
+    static func probe(_ executable: URL, in scratch: TemporaryDirectory) async throws -> Result<Chromium, BrowserTestError> {
         let page = "data:text/html,%3Chtml%3E%3Cbody%20style%3D%22margin%3A0%3Bbackground%3Argb(0%2C170%2C85)%22%3E%3C%2Fbody%3E%3C%2Fhtml%3E"
         var reasons: [String] = []
         for flag in ["--headless=new", "--headless"] {

@@ -23,7 +23,7 @@ struct ViewerBrowserTests {
         .timeLimit(.minutes(5))
     )
     func viewerShowsTilesAndRoute() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("browser")
         defer { scratch.remove() }
 
         // Skip only when Chromium itself cannot work here; a page that fails later is a failure.
