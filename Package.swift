@@ -105,7 +105,8 @@ let package = Package(
         ),
 
         // Helpers shared by the test targets: child processes and their environment, temporary
-        // directories, the package root, the test upstreams' tile paths, the mapframe binary.
+        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths and the
+        // mapframe binary.
         .target(name: "MapFrameTestSupport", dependencies: ["MapGeometry"], path: "Tests/Support", swiftSettings: swiftSettings),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),

@@ -14,10 +14,7 @@ struct Workspace {
 
     /// Runs `body` in a new empty workspace, removed afterwards.
     static func with<T>(_ body: (Workspace) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CLITests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(Workspace(directory: directory))
+        try withTemporaryDirectory { directory in try body(Workspace(directory: directory)) }
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
