@@ -7,13 +7,17 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps deps-test build demo test bench bench-server goldens fuzz clean
+.PHONY: all deps deps-serve deps-test build demo test bench bench-server goldens fuzz clean
 
 all: build
 
-# What building and running needs; the tests need a little more (a browser, python3).
+# What building and rendering needs, which is all the demo needs; `mapframe serve` also needs
+# Leaflet for its viewer page, and the tests need a little more (a browser, python3, curl).
 deps:
 	@scripts/install-deps.sh build
+
+deps-serve:
+	@scripts/install-deps.sh serve
 
 deps-test:
 	@scripts/install-deps.sh test

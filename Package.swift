@@ -3,6 +3,10 @@
 // geometry -> tile store -> render -> CLI.
 import PackageDescription
 
+// Every Swift target builds with these. MemberImportVisibility makes a file import each module
+// whose members it uses, rather than reaching them through another file's or module's imports.
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "MapFrame",
     platforms: [.macOS(.v14)],
@@ -23,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -37,29 +43,31 @@ let package = Package(
         // curl_easy_setopt is variadic, which Swift cannot call; typed wrappers live in C.
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
-        .target(name: "MapGeometry"),
-        .target(name: "StrictJSON"),
-        .target(name: "ImageCodec", dependencies: ["CPNGCodec"]),
+        .target(name: "MapGeometry", swiftSettings: swiftSettings),
+        .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        .target(name: "ImageCodec", dependencies: ["CPNGCodec"], swiftSettings: swiftSettings),
         // The built-in tile source definitions, compiled into the binary from Styles/*.json.
         .target(
             name: "BuiltinStyles",
             path: "Styles",
             sources: ["BuiltinStyles.swift"],
-            resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")]
+            resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")],
+            swiftSettings: swiftSettings
         ),
-        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"]),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "StrictJSON", "CCairo"]),
+        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
             dependencies: [
                 "MapGeometry", "TileStore", "MapRender", "ImageCodec", .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
-        .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"]),
-        .target(name: "GoldenCheck", dependencies: ["MapRender", "ImageCodec"]),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"]),
-        .target(name: "UpstreamSimulator"),
+        .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"], swiftSettings: swiftSettings),
+        .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
@@ -73,45 +81,66 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Viewer/index.html")]
+            resources: [.embedInCode("Viewer/index.html")],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"]),
+        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "mapframe-cache-bench",
-            dependencies: ["MapGeometry", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
-            path: "Benchmarks/mapframe-cache-bench"
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
+            path: "Benchmarks/mapframe-cache-bench",
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "mapframe-bench",
             dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec"],
-            path: "Benchmarks/mapframe-bench"
+            path: "Benchmarks/mapframe-bench",
+            swiftSettings: swiftSettings
         ),
 
-        // Helpers shared by the test targets that run the real binary.
-        .target(name: "MapFrameTestSupport", path: "Tests/Support"),
-        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
-        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapRender"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "FixtureTiles", "TileStore", "ImageCodec"]),
+        // Helpers shared by the test targets: child processes and their environment, temporary
+        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths and the
+        // mapframe binary.
+        .target(name: "MapFrameTestSupport", dependencies: ["MapGeometry"], path: "Tests/Support", swiftSettings: swiftSettings),
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TileStoreTests",
+            dependencies: ["MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]
+            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "MapFrameCLI", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapGeometry"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScriptGoldenTests", dependencies: ["Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec", "MapFrameCLI"]),
-        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"]),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"]),
-        .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"]),
+        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScriptGoldenTests",
+            dependencies: [
+                "MapFrameTestSupport", "Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
+                "MapFrameCLI", "MapGeometry",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"], swiftSettings: swiftSettings),
     ]
 )

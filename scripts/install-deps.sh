@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages MapFrame needs, if any are missing: `install-deps.sh build` for
-# building and running it (what `make demo` needs), `install-deps.sh test` for that and the tests.
+# Installs the Debian packages MapFrame needs, if any are missing:
+#   install-deps.sh build   building it and rendering frames (what `make demo` and `make bench` need)
+#   install-deps.sh serve   that, and Leaflet for the viewer page that `mapframe serve` serves at /
+#   install-deps.sh test    all that, and what only the tests use
 # Runs `apt-get update` once, and only when something has to be installed.
 set -euo pipefail
 
@@ -12,18 +14,23 @@ packages=(
   libcurl4-openssl-dev  # fetching tiles upstream
   libxml2-dev        # CycleStreets XML and GPX
   fontconfig fonts-dejavu-core  # DejaVu Sans for labels
+)
+serve=(
   libjs-leaflet      # Leaflet for the viewer page that `mapframe serve` serves at /
 )
 case "${1:-test}" in
   build) ;;
+  serve) packages+=("${serve[@]}") ;;
   test)
     packages+=(
+      "${serve[@]}"
       python3          # a second MBTiles reader in the tests
+      curl             # a second HTTP client in the upstream simulator's tests
       chromium         # the viewer page's browser test (headless)
       util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests
     )
     ;;
-  *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|serve|test]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -5,6 +5,7 @@ import FixtureTiles
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 import TileStore
 import UpstreamSimulator
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 import TileStore
 
 /// Fills an MBTiles file with fixture tiles for a box and zoom range: the offline,

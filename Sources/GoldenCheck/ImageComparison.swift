@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodec
 
 /// How different two images may be and still match.

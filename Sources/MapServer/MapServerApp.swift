@@ -10,6 +10,7 @@ import Prometheus
 import Screens
 import ServiceLifecycle
 import TileStore
+import UnixSignals
 
 /// MapFrame's HTTP server: cached and composited tiles, stored routes, whole frames, a viewer
 /// page and metrics. Every endpoint is declared in `router()`, top to bottom.

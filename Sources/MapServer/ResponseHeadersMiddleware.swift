@@ -1,5 +1,6 @@
 import FramePipeline
 import Hummingbird
+import Logging
 
 /// Gives every answer `Access-Control-Allow-Origin: *` and turns every error into a JSON body
 /// `{"error": "..."}`: client mistakes keep their 4xx status, and the rare server fault is a 500.

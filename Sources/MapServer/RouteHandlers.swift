@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import MapGeometry
+import Screens
 import TileStore
 
 /// The stored routes' handlers: writes are checked (`WriteAccess`), rate-limited per client and

@@ -1,6 +1,8 @@
 import Foundation
+import HTTPTypes
 import MapGeometry
 import Screens
+import StrictJSON
 
 /// Turns a `POST /routes` body into a route line, by its Content-Type: CycleStreets journey XML
 /// (`application/xml`, `text/xml`), GPX (`application/gpx+xml`) or GeoJSON (`application/geo+json`,

@@ -3,6 +3,9 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Metrics
+import NIOCore
+import Synchronization
 import TileStore
 
 /// Everything the server draws: base tiles through the cache, tiles with a route drawn on

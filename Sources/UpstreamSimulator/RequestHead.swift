@@ -1,3 +1,5 @@
+import Foundation
+
 /// The request line and header fields of one HTTP/1.0 or HTTP/1.1 request, validated strictly
 /// enough that anything odd is answered with 400 instead of being guessed at.
 struct RequestHead {

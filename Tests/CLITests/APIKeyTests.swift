@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import Testing
 import UpstreamSimulator
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import Testing
 import UpstreamSimulator

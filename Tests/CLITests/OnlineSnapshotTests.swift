@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodec
+import MapFrameTestSupport
 import Testing
 import UpstreamSimulator
 

@@ -1,4 +1,6 @@
 import Foundation
+import MapFrameTestSupport
+import MapGeometry
 import Testing
 import UpstreamSimulator
 

@@ -1,29 +1,9 @@
 import Foundation
+import MapFrameTestSupport
 import Testing
 import UpstreamSimulator
 
-/// A tmpfs of a given size mounted on a new folder, for a disk that really fills up. Mounting
-/// needs root, which the tests have here and in CI.
-struct TinyFilesystem {
-    let path: String
-
-    /// Mounts a tmpfs of `size` (such as "200k") on `path`, which must not exist yet.
-    init(at path: String, size: String) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let mounted = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["mount", "-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path], in: URL(fileURLWithPath: "/"))
-        guard mounted.status == 0 else {
-            throw TestSetupError(description: "cannot mount a \(size) tmpfs on \(path) (the test needs root): \(mounted)")
-        }
-        self.path = path
-    }
-
-    /// Unmounts it, and everything on it is gone.
-    func unmount() {
-        for arguments in [["umount", path], ["umount", "--lazy", path]] {
-            if (try? runProgram(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: "/")))?.status == 0 { return }
-        }
-    }
-
+extension TinyFilesystem {
     /// Copies a cache file and its write-ahead log off the tiny disk, to read it where there is room.
     func copyCache(named name: String, to directory: String) throws -> String {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + "/" + name + suffix) {

@@ -3,122 +3,10 @@ import Foundation
 import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
+import MapRender
 import Synchronization
 import Testing
 import UpstreamSimulator
-
-/// What a finished child process left behind.
-struct CommandResult: CustomStringConvertible {
-    let status: Int32
-    let standardOutput: String
-    let standardError: String
-
-    /// Standard error's non-empty lines.
-    var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
-
-    var description: String { "exit \(status)\nstdout: \(standardOutput)\nstderr: \(standardError)" }
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Runs a program to completion. Its output goes through files, so a chatty program can never
-/// block on a full pipe.
-func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> CommandResult {
-    try ChildProcess.start(executable, arguments, in: directory, environment: environment).waitForExit()
-}
-
-/// The environment every child process gets: this process's, with a proxy that refuses
-/// connections, so that nothing can reach a real tile server, except 127.0.0.1, where the tests'
-/// UpstreamSimulator listens. `overrides` then sets variables, or removes those mapped to nil.
-func childEnvironment(_ overrides: [String: String?] = [:]) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
-        environment[variable] = "http://127.0.0.1:9"
-    }
-    environment["NO_PROXY"] = "127.0.0.1,localhost"
-    environment["no_proxy"] = "127.0.0.1,localhost"
-    for (variable, value) in overrides {
-        environment[variable] = value
-    }
-    return environment
-}
-
-/// A program running in the background, its standard output and error going to files that can be
-/// read while it runs.
-final class ChildProcess {
-    private let process = Process()
-    private let logs: URL
-    private let outputFiles: [FileHandle]
-
-    /// Starts `executable` in `directory` with `childEnvironment(environment)`.
-    static func start(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> ChildProcess {
-        try ChildProcess(executable, arguments, in: directory, environment: environment)
-    }
-
-    private init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?]) throws {
-        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("CLITests-logs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        for name in ["stdout", "stderr"] {
-            _ = FileManager.default.createFile(atPath: logs.appendingPathComponent(name).path, contents: nil)
-        }
-        self.logs = logs
-        outputFiles = try ["stdout", "stderr"].map { try FileHandle(forWritingTo: logs.appendingPathComponent($0)) }
-        process.environment = childEnvironment(environment)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = outputFiles[0]
-        process.standardError = outputFiles[1]
-        do {
-            try process.run()
-        } catch {
-            cleanUp()
-            throw error
-        }
-    }
-
-    /// A test that ends early leaves no program behind.
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        cleanUp()
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    /// What the program has written to standard error so far.
-    var standardErrorSoFar: String {
-        String(decoding: (try? Data(contentsOf: logs.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
-    }
-
-    /// Sends `signal` to the program, such as SIGKILL to stop it dead.
-    func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
-    }
-
-    /// Waits for the program to end and returns its exit status and output. For a program ended
-    /// by a signal, the status is the signal's number.
-    func waitForExit() throws -> CommandResult {
-        process.waitUntilExit()
-        defer { cleanUp() }
-        return CommandResult(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: logs.appendingPathComponent("stdout")), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: logs.appendingPathComponent("stderr")), as: UTF8.self)
-        )
-    }
-
-    /// Closes and removes the output files; safe to call more than once.
-    private func cleanUp() {
-        for file in outputFiles { try? file.close() }
-        try? FileManager.default.removeItem(at: logs)
-    }
-}
-
 
 /// A fresh directory for one test, with helpers to write inputs and run `mapframe` in it.
 struct Workspace {
@@ -126,10 +14,7 @@ struct Workspace {
 
     /// Runs `body` in a new empty workspace, removed afterwards.
     static func with<T>(_ body: (Workspace) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CLITests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(Workspace(directory: directory))
+        try withTemporaryDirectory { directory in try body(Workspace(directory: directory)) }
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -219,18 +104,6 @@ func isTileReport(_ line: String, scene: String, output: String, missing: Int) -
 
 // MARK: - A local tile server
 
-/// The upstream path of a tile: "/z/x/y.png".
-func upstreamPath(_ tile: TileID) -> String { "/\(tile.z)/\(tile.x)/\(tile.y).png" }
-
-/// The tile a path such as "/16/32793/21583.png" names, if it names one.
-func tileID(atUpstreamPath path: String) -> TileID? {
-    guard path.hasPrefix("/"), path.hasSuffix(".png") else { return nil }
-    let numbers = path.dropFirst().dropLast(4).split(separator: "/").compactMap { Int($0) }
-    guard numbers.count == 3 else { return nil }
-    let tile = TileID(z: numbers[0], x: numbers[1], y: numbers[2])
-    return tile.isValid ? tile : nil
-}
-
 /// Fixture tiles as PNG files, each drawn once per test run and then shared.
 enum FixturePNG {
     private static let drawn = Mutex<[TileID: Data]>([:])
@@ -312,11 +185,6 @@ struct FillCounts: Equatable, CustomStringConvertible {
     }
 
     var description: String { "\(tiles) tiles: \(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed" }
-}
-
-/// Runs a Python 3 script with `arguments` (sys.argv[1...]).
-func runPython(_ script: String, _ arguments: [String]) throws -> CommandResult {
-    try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
 }
 
 /// What an MBTiles cache holds, read with Python's sqlite3 (not MapFrame's own SQLite code),

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import Testing
 
 /// Every command that may fetch tiles refuses a User-Agent that is empty or spans lines, since

@@ -6,6 +6,7 @@ import MapGeometry
 import MapRender
 import Screens
 import Testing
+import TileStore
 
 /// The golden comparison itself: it must tolerate anti-aliasing noise and catch an overlay
 /// that moves by 2 px or changes colour.

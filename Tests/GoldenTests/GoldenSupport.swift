@@ -3,15 +3,13 @@ import FramePipeline
 import Foundation
 import GoldenCheck
 import ImageCodec
+import MapFrameTestSupport
 import MapRender
 import Screens
 import TileStore
 
 /// Paths and shared fixtures for the golden tests.
 enum GoldenSupport {
-    /// The package's root folder, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let scenes = packageRoot.appendingPathComponent("Scenes")
     static let goldens = packageRoot.appendingPathComponent("Goldens")
     /// Where a failing run leaves actual and diff images and the HTML report.

@@ -4,6 +4,7 @@ import GoldenCheck
 import MapRender
 import Screens
 import Testing
+import TileStore
 
 /// Every screen state in Scenes/ matches its golden in Goldens/, through the same code as
 /// `mapframe goldens check`.

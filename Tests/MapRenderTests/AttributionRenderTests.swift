@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import Testing
+import TileStore
 
 @Suite("The attribution box on rendered pixels")
 struct AttributionRenderTests {

@@ -1,6 +1,7 @@
 import FixtureTiles
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Testing
@@ -72,10 +73,9 @@ struct MissingTileRenderTests {
 
     @Test("a corrupt tile in a real MBTiles file renders grey and is reported")
     func corruptTileInCache() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MapRenderTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("tiles.mbtiles").path
+        let directory = try TemporaryDirectory("render")
+        defer { directory.remove() }
+        let path = directory.path("tiles.mbtiles")
 
         let scene = fixedScene()
         let frameGeometry = geometry(of: scene)

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import MapServer
 import Testing
@@ -202,7 +203,7 @@ import Glibc
         defer { upstream.stop() }
         upstream.setDefaultHandler { path in
             Thread.sleep(forTimeInterval: 2.5)
-            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
             return .png(png)
         }
         try await TestServer.with({ configuration in

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import MapServer
 import Testing
@@ -19,7 +20,7 @@ import UpstreamSimulator
         defer { for _ in 0..<20 { gate.signal() } }
         upstream.setDefaultHandler { path in
             _ = gate.wait(timeout: .now() + 60)
-            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
             return .png(png, headers: [("Cache-Control", "max-age=600")])
         }
         try await TestServer.with({ (configuration: inout MapServerConfiguration) in
@@ -40,7 +41,7 @@ import UpstreamSimulator
             try await waitUntil("the late tile is cached", deadline: 20) {
                 try await server.get(Fixtures.tilePath(tile, style: "slow")).header("X-MapFrame-Placeholder") == nil
             }
-            #expect(upstream.requestCount(for: "/\(tile.z)/\(tile.x)/\(tile.y).png") == 1)
+            #expect(upstream.requestCount(for: upstreamPath(tile)) == 1)
         }
     }
 }

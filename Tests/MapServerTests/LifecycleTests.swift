@@ -1,6 +1,8 @@
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
+import MapServer
 import Testing
 import UpstreamSimulator
 
@@ -43,7 +45,7 @@ import UpstreamSimulator
         defer { for _ in 0..<10 { gate.signal() } }
         upstream.setDefaultHandler { path in
             gate.wait()
-            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
             return .png(png, headers: [("Cache-Control", "max-age=600")])
         }
         let styleFile = cache.path + "/slow.style.json"

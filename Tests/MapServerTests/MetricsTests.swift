@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapServer
 import Testing
 import UpstreamSimulator
 

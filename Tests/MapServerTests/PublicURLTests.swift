@@ -103,7 +103,7 @@ import Testing
             (["--write-token-file", cache.path + "/missing"], [:], "cannot be read"),
         ]
         for (arguments, environment, phrase) in cases {
-            let run = try MapframeRun(["serve", "--port", "0", "--cache-dir", cache.path + "/tiles"] + arguments, environment: environment)
+            let run = try runMapframe(["serve", "--port", "0", "--cache-dir", cache.path + "/tiles"] + arguments, environment: environment)
             #expect(run.status == 2, "\(arguments) \(environment.keys.sorted()): \(run.standardError)")
             #expect(run.standardError.contains(phrase), "\(run.standardError)")
             #expect(!run.standardError.contains("short-secret") && !run.standardError.contains(Self.token), "\(run.standardError)")
@@ -111,31 +111,17 @@ import Testing
     }
 }
 
-/// `mapframe` run to its end, for commands that should stop at once.
-struct MapframeRun {
-    let status: Int32
-    let standardError: String
-
-    init(_ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = try MapframeExecutable.url()
-        process.arguments = arguments
-        process.environment = ServerProcess.childEnvironment().merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        standardError = String(decoding: data, as: UTF8.self)
-    }
+/// `mapframe` run to its end in this process's working directory, for commands that should
+/// stop at once.
+func runMapframe(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    return try runProgram(MapframeExecutable.url(), arguments, in: here, environment: environment)
 }
 
 @Suite struct PublicURLOptionTests {
     @Test("--public-url must be an http(s) URL with no query", arguments: ["ftp://maps.example.org", "maps.example.org", "https://maps.example.org/?a=1", "https://"])
     func refused(_ url: String) throws {
-        let run = try MapframeRun(["serve", "--port", "0", "--offline", "--public-url", url], environment: [:])
+        let run = try runMapframe(["serve", "--port", "0", "--offline", "--public-url", url], environment: [:])
         #expect(run.status == 2, "\(run.standardError)")
         #expect(run.standardError.contains("--public-url"), "\(run.standardError)")
     }

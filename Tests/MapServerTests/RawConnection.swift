@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import MapFrameTestSupport
 #endif
 
 /// A hand-driven TCP connection to 127.0.0.1, for clients that misbehave on purpose: sending a

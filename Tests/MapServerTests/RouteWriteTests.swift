@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import MapServer
 import Testing
@@ -147,8 +148,12 @@ import Glibc
 
     @Test("on a full disk a route write answers 503 with Retry-After, and reads go on")
     func fullDisk() async throws {
-        let disk = try TinyFileSystem(bytes: 1_000_000)
-        defer { disk.remove() }
+        let mountPoint = try TemporaryDirectory("disk")
+        let disk = try TinyFilesystem(at: mountPoint.path, size: "1000000")
+        defer {
+            disk.unmount()
+            mountPoint.remove()
+        }
         var configuration = TestServer.configuration(cacheDirectory: disk.path)
         configuration.routeQuota = RouteQuota(maxRoutes: 1_000, maxPoints: 100_000_000)
         let server = try await TestServer.start(configuration)
@@ -175,34 +180,5 @@ import Glibc
         #expect(try await server.get("/routes/\(first)").status == 200)
         #expect(try await server.get("/routes").status == 200)
         #expect(try await server.get("/healthz").status == 200)
-    }
-}
-
-/// A tmpfs of a few hundred kilobytes mounted on a new folder, for tests of a full disk.
-/// Mounting needs root, which the tests and CI have.
-struct TinyFileSystem {
-    let path: String
-
-    init(bytes: Int) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("MapServerTests-disk-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path]
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else {
-            try? FileManager.default.removeItem(atPath: path)
-            throw TestSetupError(description: "mount -t tmpfs failed (status \(mount.terminationStatus)); these tests need root")
-        }
-    }
-
-    func remove() {
-        let unmount = Process()
-        unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        unmount.arguments = ["-l", path]
-        try? unmount.run()
-        unmount.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
+import MapRender
 import MapServer
 import Synchronization
 import Testing
@@ -21,10 +22,6 @@ import Glibc
 // - `ServerProcess`: `mapframe serve` as a child process, for restart and SIGTERM tests;
 // - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
 // - image helpers to stitch tiles and compare pixels.
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-}
 
 // MARK: - Running blocking work
 
@@ -249,18 +246,6 @@ func expectJSONError(_ reply: HTTPReply, status: Int, mentions phrase: String, s
 
 // MARK: - Servers
 
-/// A fresh temporary directory, removed by `remove()`.
-struct TemporaryDirectory: Sendable {
-    let path: String
-
-    init(_ label: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("MapServerTests-\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A `MapServerApp` serving on a free loopback port in this process.
 ///
 ///     try await TestServer.with(fixtures: true) { server in
@@ -357,94 +342,64 @@ final class TestServer: Sendable {
 }
 
 /// `mapframe serve` running as a child process; its output goes to files.
-final class ServerProcess: @unchecked Sendable {
+final class ServerProcess: Sendable {
     let port: Int
-    private let process: Process
-    private let logs: TemporaryDirectory
+    private let child: ChildProcess
 
-    private init(process: Process, port: Int, logs: TemporaryDirectory) {
-        self.process = process
+    private init(child: ChildProcess, port: Int) {
+        self.child = child
         self.port = port
-        self.logs = logs
-    }
-
-    /// Kills a server a failed test left running (by its own pid only).
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        logs.remove()
     }
 
     /// Starts `mapframe serve --port 0 <arguments>` and waits for its
     /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
     /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
-    /// `environment` adds to the test's own environment.
+    /// `environment` adds to the test's own environment. A server a failed test leaves running is
+    /// killed (by its own pid only) when the `ServerProcess` goes.
     static func start(_ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]) async throws -> ServerProcess {
-        let logs = try TemporaryDirectory("logs")
-        let process = Process()
         let serve = ["serve", "--port", "0"] + arguments
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let child: ChildProcess
         if let descriptorLimit {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
+            let prlimit = URL(fileURLWithPath: "/usr/bin/prlimit")
+            let limited = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
+            child = try ChildProcess.start(prlimit, limited, in: here, environment: environment)
         } else {
-            process.executableURL = try MapframeExecutable.url()
-            process.arguments = serve
+            child = try ChildProcess.start(try MapframeExecutable.url(), serve, in: here, environment: environment)
         }
-        process.environment = childEnvironment().merging(environment) { $1 }
-        let stdout = logs.path + "/stdout", stderr = logs.path + "/stderr"
-        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
-        try process.run()
         var port: Int?
         try await waitUntil("mapframe serve says where it listens") {
-            let output = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
-            if let match = output.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
-            guard port != nil || process.isRunning else {
-                throw TestSetupError(description: "mapframe serve exited early: \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
+            if let match = child.standardOutputSoFar.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
+            guard port != nil || child.isRunning else {
+                throw TestSetupError(description: "mapframe serve exited early: \(child.standardErrorSoFar)")
             }
             return port != nil
         }
-        return ServerProcess(process: process, port: port!, logs: logs)
+        return ServerProcess(child: child, port: port!)
     }
 
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        child.send(signal)
     }
 
     /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
     func peakMemory() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8)
         guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
-            throw TestSetupError(description: "no VmHWM in /proc/\(process.processIdentifier)/status")
+            throw TestSetupError(description: "no VmHWM in /proc/\(child.processIdentifier)/status")
         }
         return kibibytes * 1024
     }
 
     /// Waits for the process to end; returns its exit status (or the signal that ended it).
     func waitForExit() async throws -> Int32 {
-        let process = process
-        return try await onThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        let child = child
+        return try await onThread { try child.waitForExit().status }
     }
 
-    var standardError: String { (try? String(contentsOfFile: logs.path + "/stderr", encoding: .utf8)) ?? "" }
+    var standardError: String { child.standardErrorSoFar }
 
-    var standardOutput: String { (try? String(contentsOfFile: logs.path + "/stdout", encoding: .utf8)) ?? "" }
-
-    /// This process's environment with a proxy that refuses connections, so that nothing can
-    /// reach the internet, except loopback, where the servers and simulators of the tests listen.
-    static func childEnvironment() -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
-            environment[variable] = "http://127.0.0.1:9"
-        }
-        environment["NO_PROXY"] = "127.0.0.1,localhost"
-        environment["no_proxy"] = "127.0.0.1,localhost"
-        return environment
-    }
+    var standardOutput: String { child.standardOutputSoFar }
 }
 
 // MARK: - Fixtures
@@ -500,14 +455,6 @@ enum Fixtures {
         try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
     }
 
-    /// The tile a path such as "/16/32793/21583.png" names.
-    static func tile(atUpstreamPath path: String) -> TileID? {
-        guard path.hasPrefix("/"), path.hasSuffix(".png") else { return nil }
-        let numbers = path.dropFirst().dropLast(4).split(separator: "/").compactMap { Int($0) }
-        guard numbers.count == 3 else { return nil }
-        return TileID(z: numbers[0], x: numbers[1], y: numbers[2])
-    }
-
     /// A tile's URL path on the server: "/tiles/<style>/z/x/y.png" (or "@2x.png").
     static func tilePath(_ tile: TileID, style: String = "osm", retina: Bool = false, route: String? = nil) -> String {
         (route.map { "/routes/\($0)" } ?? "") + "/tiles/\(style)/\(tile.z)/\(tile.x)/\(tile.y)\(retina ? "@2x" : "").png"
@@ -518,7 +465,7 @@ extension UpstreamSimulator {
     /// Answers every "/z/x/y.png" with that fixture tile and `headers`.
     func serveFixtureTiles(headers: [(String, String)] = []) {
         setDefaultHandler { path in
-            guard let tile = Fixtures.tile(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
             return .png(png, headers: headers)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import Testing
 @testable import Screens
 

@@ -4,6 +4,7 @@ import MapRender
 import StrictJSON
 import Testing
 @testable import Screens
+import TileStore
 
 @Suite struct ScriptParserTests {
     static let styles = ["osm": ZoomRange(min: 0, max: 19), "opencyclemap": ZoomRange(min: 0, max: 18)]

@@ -3,6 +3,7 @@ import FramePipeline
 import Foundation
 import GoldenCheck
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Screens
@@ -11,9 +12,6 @@ import TileStore
 /// The golden scripts in `Scenes/scripts/`, their goldens in `Goldens/scripts/<script>/NN.png`,
 /// and the fixture tile caches they are drawn over.
 enum ScriptGoldens {
-    /// The package's root folder, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let scripts = packageRoot.appendingPathComponent("Scenes/scripts")
     static let goldens = packageRoot.appendingPathComponent("Goldens/scripts")
     /// Where a failing run leaves actual and diff images and an HTML report per script.

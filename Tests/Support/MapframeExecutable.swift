@@ -2,10 +2,6 @@ import Foundation
 
 /// What the test targets that run the real `mapframe` binary share.
 public enum MapframeExecutable {
-    /// The package's root folder, found from this file's place in it.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The `mapframe` executable that `swift build --build-tests` put beside the test bundle,
     /// else the one in the package's debug build folder.
     public static func url() throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ import UpstreamSimulator
         defer { upstream.stop() }
         let tile = TileID(z: 10, x: 511, y: 340)
         upstream.setDefaultHandler { _ in nil }
-        upstream.inject(.timeout, for: SimulatedTiles.path(for: tile), times: 1)
+        upstream.inject(.timeout, for: upstreamPath(tile), times: 1)
         let source = try SimulatedStyle().source(defaultBaseURL: upstream.baseURL)
         let outcome = Mutex<FetchOutcome?>(nil)
         weak var engine: CurlEngine?

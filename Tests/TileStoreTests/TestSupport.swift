@@ -1,20 +1,11 @@
-import FixtureTiles
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
-import MapRender
 import Synchronization
 import Testing
 import TileStore
 import UpstreamSimulator
-
-/// Runs `body` with a fresh empty directory, removed afterwards.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TileStoreTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
 
 /// Why an outside SQLite command failed.
 struct SQLiteCommandError: Error, CustomStringConvertible {
@@ -47,22 +38,12 @@ enum RawSQLite {
     }
 
     private static func run(_ path: String, _ sql: String, mode: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, sql, mode]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // The outputs are small, so reading one pipe to its end cannot block the other.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SQLiteCommandError(description: "python3 sqlite3 on \(path) failed (\(process.terminationStatus)): \(errorText)")
+        let result = try runPython(script, [path, sql, mode])
+        guard result.status == 0 else {
+            throw SQLiteCommandError(description: "python3 sqlite3 on \(path) failed (\(result.status)): \(result.standardError)")
         }
-        guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String]] else {
-            throw SQLiteCommandError(description: "python3 printed something other than rows: \(String(decoding: data, as: UTF8.self))")
+        guard let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String]] else {
+            throw SQLiteCommandError(description: "python3 printed something other than rows: \(result.standardOutput)")
         }
         return rows
     }
@@ -83,6 +64,12 @@ func randomBytes(count: Int, seed: UInt64 = 0x5EED) -> Data {
 }
 
 extension TileLookup {
+    /// The missing tile, or nil when it was decoded.
+    var missingTile: MissingTile? {
+        if case .missing(let missing) = self { return missing }
+        return nil
+    }
+
     /// The decoded image, or nil when the tile is missing.
     var image: RasterImage? {
         if case .image(let image) = self { return image }
@@ -125,11 +112,6 @@ extension MissingTile.Reason {
     }
 }
 
-extension RGBA {
-    /// The grey a frame shows where a tile is missing: exactly 128, 128, 128 (`Colour.missingTileGrey`).
-    static let missingTileGrey = RGBA(red: 128, green: 128, blue: 128)
-}
-
 extension DispatchGroup {
     /// Waits until every `enter()` has been matched by a `leave()`, without blocking a thread.
     func waitWithoutBlocking() async {
@@ -169,7 +151,7 @@ extension FetchPolicy {
 
 /// The tiles the simulated upstream serves. Each is one solid colour of its own, different for
 /// every tile and every version of it, and never the missing-tile grey, so that one pixel of a
-/// frame tells which tile, and which version of it, was drawn.
+/// decoded tile tells which tile, and which version of it, the store holds.
 enum SimulatedTiles {
     static func colour(for tile: TileID, version: Int = 1) -> RGBA {
         // Red is always even and green always odd, so the two never match as in grey.
@@ -184,21 +166,27 @@ enum SimulatedTiles {
         try solidTilePNG(colour(for: tile, version: version))
     }
 
-    /// A realistic tile: the fixture town as the osm style draws it (several kilobytes).
-    static func fixturePNG(for tile: TileID) throws -> Data {
-        try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
-    }
-
-    /// The request path of a tile, as the simulator records it.
-    static func path(for tile: TileID) -> String {
-        "/\(tile.z)/\(tile.x)/\(tile.y).png"
-    }
-
-    /// The tile a request path asks for, or nil when the path is not "/z/x/y.png".
-    static func tile(atPath path: String) -> TileID? {
-        let parts = path.dropFirst().replacingOccurrences(of: ".png", with: "").split(separator: "/").compactMap { Int($0) }
-        guard path.hasSuffix(".png"), parts.count == 3 else { return nil }
-        return TileID(z: parts[0], x: parts[1], y: parts[2])
+    /// A tile as large as a real one (about 12 KB): 4-pixel squares in pseudo-random colours,
+    /// which compress about as badly as a drawn map, different for every tile.
+    static func detailedPNG(for tile: TileID) throws -> Data {
+        var state = UInt64(truncatingIfNeeded: (tile.z * 1_000_003 + tile.x) * 1_000_033 + tile.y)
+        var pixels = [UInt32](repeating: 0, count: 256 * 256)
+        for squareY in 0..<64 {
+            for squareX in 0..<64 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let colour = RGBA(
+                    red: UInt8(truncatingIfNeeded: state >> 40), green: UInt8(truncatingIfNeeded: state >> 48),
+                    blue: UInt8(truncatingIfNeeded: state >> 56)
+                )
+                let word = RasterImage.premultipliedWord(colour)
+                for y in squareY * 4..<squareY * 4 + 4 {
+                    for x in squareX * 4..<squareX * 4 + 4 { pixels[y * 256 + x] = word }
+                }
+            }
+        }
+        return try pixels.withUnsafeBytes { buffer in
+            try PNGCodec.encode(pixels: buffer.baseAddress!, width: 256, height: 256, stride: 256 * 4, opaque: true)
+        }
     }
 }
 
@@ -222,15 +210,6 @@ struct SimulatedStyle: Sendable {
         let json = try JSONSerialization.data(withJSONObject: fields, options: [.withoutEscapingSlashes, .sortedKeys])
         return try TileSource(json: json, documentName: "sim.json")
     }
-}
-
-/// What a small frame drawn over one tile shows.
-struct FrameSample {
-    /// The frame's centre pixel, which is the tile's own pixel (128, 128).
-    let centre: RGBA
-    /// How many tiles the frame needed (one: the frame lies inside the tile).
-    let tileCount: Int
-    let missingTiles: [MissingTile]
 }
 
 /// One test's world: a simulated upstream on 127.0.0.1, a style pointing at it, an MBTiles cache
@@ -258,7 +237,7 @@ final class UpstreamWorld: Sendable {
     ) throws {
         upstream = try UpstreamSimulator()
         upstream.setDefaultHandler { path in
-            guard let tile = SimulatedTiles.tile(atPath: path), let png = try? SimulatedTiles.png(for: tile) else { return nil }
+            guard let tile = tileID(atUpstreamPath: path), let png = try? SimulatedTiles.png(for: tile) else { return nil }
             return .png(png, headers: tileHeaders)
         }
         source = try style.source(defaultBaseURL: upstream.baseURL)
@@ -286,12 +265,12 @@ final class UpstreamWorld: Sendable {
 
     /// The requests the upstream received for `tile`, in order.
     func requests(for tile: TileID) -> [RecordedRequest] {
-        upstream.requests.filter { $0.path == SimulatedTiles.path(for: tile) }
+        upstream.requests.filter { $0.path == upstreamPath(tile) }
     }
 
     /// Applies `fault` to the next `times` requests for `tile`.
     func inject(_ fault: Fault, for tile: TileID, times: Int = 1) {
-        upstream.inject(fault, for: SimulatedTiles.path(for: tile), times: times)
+        upstream.inject(fault, for: upstreamPath(tile), times: times)
     }
 
     /// The cache file read through a connection of its own, as another process would see it.
@@ -316,35 +295,21 @@ final class UpstreamWorld: Sendable {
         return bytes
     }
 
-    /// Renders a 64-pixel frame centred on `tile`, at its zoom, with the store's tiles.
-    func frame(over tile: TileID) -> FrameSample {
-        let centre = WebMercator.unproject(
-            PixelPoint(x: (Double(tile.x) + 0.5) * WebMercator.tileSize, y: (Double(tile.y) + 0.5) * WebMercator.tileSize), zoom: Double(tile.z)
-        )
-        let scene = Scene(
-            viewport: Viewport(width: 64, height: 64), style: source.name,
-            camera: .fixed(Camera(center: centre, zoom: Double(tile.z))), attribution: .hidden
-        )
-        let frame = FrameRenderer().render(scene, source: source, tiles: store)
-        return FrameSample(centre: frame.canvas.image().pixel(x: 32, y: 32), tileCount: frame.tileCount, missingTiles: frame.missingTiles)
-    }
-
-    /// Checks that the cache holds exactly `bytes` for `tile` and that a frame shows them.
+    /// Checks that the cache holds exactly `bytes` for `tile` and that the store hands those
+    /// pixels to a frame. (How a frame draws what the store hands it is MapRenderTests' concern.)
     func expectCached(_ tile: TileID, bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try cached(tile).bytes == bytes, "the cache should hold the expected bytes for \(tile)", sourceLocation: sourceLocation)
-        let frame = frame(over: tile)
+        let lookup = store.tile(tile)
         let expected = try PNGCodec.decode(bytes).pixel(x: 128, y: 128)
-        #expect(frame.tileCount == 1 && frame.missingTiles.isEmpty, "\(frame.missingTiles)", sourceLocation: sourceLocation)
-        #expect(frame.centre == expected, "the frame should show \(tile)'s pixels", sourceLocation: sourceLocation)
+        #expect(lookup.missingTile == nil, "\(lookup.missingTile.map(\.description) ?? "")", sourceLocation: sourceLocation)
+        #expect(lookup.image?.pixel(x: 128, y: 128) == expected, "the store should hand out \(tile)'s pixels", sourceLocation: sourceLocation)
     }
 
-    /// Checks that the cache holds nothing for `tile` (no bytes, no freshness row) and that a
-    /// frame shows it as missing, in plain grey.
+    /// Checks that the cache holds nothing for `tile` (no bytes, no freshness row) and that the
+    /// store reports it missing, which a frame draws as plain grey.
     func expectNothingCached(_ tile: TileID, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let cached = try cached(tile)
         #expect(cached.bytes == nil && cached.freshness == nil, "nothing should be stored for \(tile)", sourceLocation: sourceLocation)
-        let frame = frame(over: tile)
-        #expect(frame.missingTiles.map(\.tile) == [tile], sourceLocation: sourceLocation)
-        #expect(frame.centre == .missingTileGrey, "a missing tile is drawn grey", sourceLocation: sourceLocation)
+        #expect(store.tile(tile).missingTile?.tile == tile, "\(tile) should be reported missing", sourceLocation: sourceLocation)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import Synchronization
 import Testing
@@ -7,7 +8,7 @@ import TileStore
 import UpstreamSimulator
 
 /// Filling the cache from a real HTTP upstream (the simulator): what is asked, what is stored,
-/// and what a frame then shows.
+/// and what the store then hands a frame.
 @Suite("Filling the cache from the upstream")
 struct TileFillTests {
     static let tile = TileID(z: 16, x: 32793, y: 21586)
@@ -123,7 +124,7 @@ struct PolitenessTests {
         world.upstream.setDefaultHandler { path in
             gate.wait()
             gate.signal()  // once open, the gate stays open
-            return SimulatedTiles.tile(atPath: path).flatMap { try? SimulatedTiles.png(for: $0) }.map { .png($0) }
+            return tileID(atUpstreamPath: path).flatMap { try? SimulatedTiles.png(for: $0) }.map { .png($0) }
         }
         let results = Mutex<[TileFill]>([])
         let done = DispatchGroup()

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import StrictJSON
 import Testing
 import TileStore
 

@@ -1,13 +1,14 @@
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import Testing
 import TileStore
 import UpstreamSimulator
 
-/// An upstream that misbehaves: what the cache keeps, and what the frame shows. A bad answer is
-/// never stored and never replaces a good tile; with no copy the frame shows grey, and with an
-/// expired copy it shows the copy (stale-if-error).
+/// An upstream that misbehaves: what the cache keeps, and what the store hands a frame. A bad
+/// answer is never stored and never replaces a good tile; with no copy the tile is reported
+/// missing (drawn grey), and with an expired copy the copy is handed out (stale-if-error).
 @Suite("Upstream faults")
 struct UpstreamFaultTests {
     static let tile = TileID(z: 16, x: 32793, y: 21586)
@@ -36,7 +37,7 @@ struct UpstreamFaultTests {
         Trouble(testDescription: "upstream down", tries: 3, mentions: "after 3 tries") { world in world.upstream.stop() },
     ]
 
-    @Test("with nothing cached, the tile is missing: nothing stored, and the frame shows grey", arguments: troubles)
+    @Test("with nothing cached, the tile is missing: nothing stored, and reported missing", arguments: troubles)
     func failureWithoutCopy(_ trouble: Trouble) async throws {
         let world = try UpstreamWorld(policy: .fastTest(maxAttempts: trouble.tries))
         try trouble.start(world)
@@ -56,15 +57,15 @@ struct UpstreamFaultTests {
         #expect(message.contains(trouble.mentions), "\(message)")
         try world.expectCached(Self.tile, bytes: old)
         #expect(try world.cached(Self.tile).freshness == oldFreshness, "a failure must not extend the copy's life")
-        // The upstream's current version has another colour, so the frame really shows the copy.
+        // The upstream's current version has another colour, so the store really hands out the copy.
         #expect(SimulatedTiles.colour(for: Self.tile, version: 0) != SimulatedTiles.colour(for: Self.tile))
     }
 
     @Test("a slow drip that ends within the timeout is fetched and stored intact")
     func slowDripWithinTimeout() async throws {
         let world = try UpstreamWorld()
-        let bytes = try SimulatedTiles.fixturePNG(for: Self.tile)
-        world.upstream.setResponse(.png(bytes), for: SimulatedTiles.path(for: Self.tile))
+        let bytes = try SimulatedTiles.detailedPNG(for: Self.tile)
+        world.upstream.setResponse(.png(bytes), for: upstreamPath(Self.tile))
         // About a second, in twenty pieces.
         world.inject(.slowDrip(bytesPerSecond: bytes.count), for: Self.tile)
         #expect(await world.store.fill(Self.tile) == .fetched)

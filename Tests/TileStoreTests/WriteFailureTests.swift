@@ -1,4 +1,5 @@
 import Foundation
+import MapFrameTestSupport
 import MapGeometry
 import Testing
 @testable import TileStore
@@ -17,7 +18,7 @@ extension MBTilesCache {
 extension UpstreamWorld {
     /// Serves a realistic tile of several kilobytes for `tile`: storing it needs new pages.
     func serveLargeTile(_ tile: TileID) throws {
-        upstream.setResponse(.png(try SimulatedTiles.fixturePNG(for: tile)), for: SimulatedTiles.path(for: tile))
+        upstream.setResponse(.png(try SimulatedTiles.detailedPNG(for: tile)), for: upstreamPath(tile))
     }
 }
 

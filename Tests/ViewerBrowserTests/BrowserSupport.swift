@@ -11,101 +11,26 @@ struct BrowserTestError: Error, CustomStringConvertible {
     let description: String
 }
 
-
-/// A scratch directory, removed by `remove()`.
-struct ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ViewerBrowserTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func text(_ name: String) -> String {
-        String(decoding: (try? Data(contentsOf: url.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A child process whose output goes to `<name>.stdout` and `<name>.stderr` in a scratch directory.
-final class Child {
-    let name: String
-    private let process = Process()
-    private let scratch: ScratchDirectory
-    private let files: [FileHandle]
-
-    init(_ executable: URL, _ arguments: [String], name: String, in scratch: ScratchDirectory) throws {
-        self.name = name
-        self.scratch = scratch
-        files = try ["stdout", "stderr"].map { stream in
-            let path = scratch.path("\(name).\(stream)")
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        }
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch.url
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = files[0]
-        process.standardError = files[1]
-        try process.run()
-    }
-
-    var isRunning: Bool { process.isRunning }
-    var status: Int32 { process.terminationStatus }
-    var standardOutput: String { scratch.text("\(name).stdout") }
-    var standardError: String { scratch.text("\(name).stderr") }
-
-    /// The last lines of standard error, for messages.
-    var errorTail: String {
-        standardError.split(separator: "\n").suffix(12).joined(separator: "\n")
-    }
-
-    /// Waits for the program to end; false if it is still running after `timeout` (then it is killed).
-    func waitForExit(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        guard process.isRunning else { return true }
-        stop()
-        return false
-    }
-
-    /// SIGTERM, then SIGKILL if it has not gone within five seconds; waits for it either way.
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(50_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        for file in files { try? file.close() }
-    }
-}
-
 /// `mapframe serve --offline --port 0` on a cache directory, running until `stop()`.
 final class MapframeServer {
-    let child: Child
+    let child: ChildProcess
     let baseURL: String
 
-    init(cacheDirectory: String, in scratch: ScratchDirectory) async throws {
-        child = try Child(
-            try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], name: "serve", in: scratch
+    init(cacheDirectory: String, in scratch: TemporaryDirectory) async throws {
+        child = try ChildProcess.start(
+            try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], in: scratch.url
         )
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
-            if let match = child.standardOutput.firstMatch(of: #/MapFrame serving on (http://127\.0\.0\.1:\d+/)/#) {
+            if let match = child.standardOutputSoFar.firstMatch(of: #/MapFrame serving on (http://127\.0\.0\.1:\d+/)/#) {
                 baseURL = String(match.1)
                 return
             }
             guard child.isRunning, ContinuousClock.now < deadline else {
-                child.stop()
-                throw BrowserTestError(description: "mapframe serve did not report its address (exit \(child.status)): \(child.errorTail)")
+                let result = child.stop()
+                throw BrowserTestError(
+                    description: "mapframe serve did not report its address (exit \(result?.status ?? -1)): \(result?.errorTail ?? "")"
+                )
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -147,25 +72,25 @@ struct Chromium {
         return nil
     }()
 
-    /// Screenshots `url` at `size` into `output`; returns the finished process, or nil if it had
-    /// to be killed after `timeout`.
+    /// Screenshots `url` at `size` into `output`; returns what the finished process left, or nil
+    /// if it had to be stopped after `timeout`.
     func screenshot(
-        _ url: String, size: (width: Int, height: Int), to output: String, in scratch: ScratchDirectory,
+        _ url: String, size: (width: Int, height: Int), to output: String, in scratch: TemporaryDirectory,
         name: String, timeout: Duration = .seconds(90)
-    ) async throws -> Child? {
+    ) async throws -> CommandResult? {
         try? FileManager.default.removeItem(atPath: output)
-        let child = try Child(executable, [
+        let child = try ChildProcess.start(executable, [
             headlessFlag, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(size.width),\(size.height)",
             "--virtual-time-budget=8000", "--no-first-run", "--no-proxy-server", "--disable-dev-shm-usage",
             "--user-data-dir=" + scratch.path("\(name)-profile"), "--screenshot=" + output, url,
-        ], name: name, in: scratch)
-        return await child.waitForExit(timeout: timeout) ? child : nil
+        ], in: scratch.url)
+        return await child.waitForExit(timeout: timeout)
     }
 
     /// Whether Chromium can run here at all: it must screenshot a plain green page (no server
     /// involved) as green. Tries `--headless=new`, then `--headless`. Returns a working Chromium,
     /// or why none works.
-    static func probe(_ executable: URL, in scratch: ScratchDirectory) async throws -> Result<Chromium, BrowserTestError> {
+    static func probe(_ executable: URL, in scratch: TemporaryDirectory) async throws -> Result<Chromium, BrowserTestError> {
         let page = "data:text/html,%3Chtml%3E%3Cbody%20style%3D%22margin%3A0%3Bbackground%3Argb(0%2C170%2C85)%22%3E%3C%2Fbody%3E%3C%2Fhtml%3E"
         var reasons: [String] = []
         for flag in ["--headless=new", "--headless"] {

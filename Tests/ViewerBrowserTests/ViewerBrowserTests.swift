@@ -23,7 +23,7 @@ struct ViewerBrowserTests {
         .timeLimit(.minutes(5))
     )
     func viewerShowsTilesAndRoute() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("browser")
         defer { scratch.remove() }
 
         // Skip only when Chromium itself cannot work here; a page that fails later is a failure.
@@ -35,9 +35,12 @@ struct ViewerBrowserTests {
 
         let cache = scratch.path("cache")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let fixtures = try Child(try MapframeExecutable.url(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], name: "fixtures", in: scratch)
-        #expect(await fixtures.waitForExit(timeout: .seconds(120)))
-        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures.errorTail)")
+        let fixtures = try ChildProcess.start(
+            try MapframeExecutable.url(), ["fixtures", "--style", "osm", "--output", cache + "/osm.mbtiles"], in: scratch.url
+        )
+        let built = await fixtures.waitForExit(timeout: .seconds(120))
+        #expect(built != nil, "mapframe fixtures took longer than 120 s")
+        try #require(built?.status == 0, "mapframe fixtures failed: \(built?.errorTail ?? "")")
 
         let server = try await MapframeServer(cacheDirectory: cache, in: scratch)
         defer { server.stop() }
@@ -79,7 +82,7 @@ struct ViewerBrowserTests {
 
     /// Copies the screenshot to `.build/viewer-browser/viewer.png`, to look at after a run.
     private func keepForInspection(_ data: Data) {
-        let directory = MapframeExecutable.packageRoot.appendingPathComponent(".build/viewer-browser")
+        let directory = packageRoot.appendingPathComponent(".build/viewer-browser")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? data.write(to: directory.appendingPathComponent("viewer.png"))
     }

@@ -1,6 +1,7 @@
 import FixtureTiles
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import Testing
 import TileStore
