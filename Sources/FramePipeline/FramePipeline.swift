@@ -148,35 +148,36 @@ public final class FramePipeline: Sendable {
         }
     }
 
-    /// Fills tiles at once (each once), as `fill(_:in:)` does one.
+    /// Makes sure tiles are cached and fresh (each once), fetching or revalidating where needed,
+    /// and waits for the upstream at most `upstreamWait`: past it, a tile still being fetched
+    /// counts as missing, and its fetch goes on to fill the cache. One trip to the io threads
+    /// asks the cache about every tile; fetches complete on the fetcher's own threads.
     public func fill(_ tiles: [TileID], in store: TileStore) async -> [TileID: TileFill] {
-        await withTaskGroup(of: (TileID, TileFill).self) { group in
-            for tile in Set(tiles) { group.addTask { (tile, await self.fill(tile, in: store)) } }
-            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-        }
-    }
-
-    /// Makes sure a tile is cached and fresh, waiting for the upstream at most `upstreamWait`.
-    public func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
+        let unique = Array(Set(tiles))
+        guard !unique.isEmpty else { return [:] }
         let started = ContinuousClock.now
         let wait = configuration.upstreamWait
-        let fill = await withCheckedContinuation { continuation in
-            let result = FirstResult(continuation)
+        let observer = configuration.fillObserver
+        let fills = await withCheckedContinuation { continuation in
+            let collector = FillCollector(expecting: unique, continuation) { fill in observer?(fill, ContinuousClock.now - started) }
             Task {
-                // The cache is asked on the io threads; a fetch then completes on the fetcher's.
                 do {
-                    try await io.run { store.fill(tile) { result.resume(returning: $0) } }
+                    try await io.run { for tile in unique { store.fill(tile) { collector.add($0, for: tile) } } }
                 } catch {
-                    result.resume(returning: .missing(MissingTile(tile: tile, reason: .unreadable("\(error)"))))
+                    collector.finish { MissingTile(tile: $0, reason: .unreadable("\(error)")) }
                 }
-                guard let wait, !result.isDone else { return }
+                guard let wait, !collector.isDone else { return }
                 try? await Task.sleep(for: wait)
                 let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
-                result.resume(returning: .missing(MissingTile(tile: tile, reason: .fetchFailed(reason))))
+                collector.finish { MissingTile(tile: $0, reason: .fetchFailed(reason)) }
             }
         }
-        configuration.fillObserver?(fill, ContinuousClock.now - started)
-        return fill
+        return fills
+    }
+
+    /// `fill(_:in:)` for one tile.
+    public func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
+        await fill([tile], in: store)[tile] ?? .missing(MissingTile(tile: tile, reason: .notCached))
     }
 
     /// A tile's stored bytes and freshness, for serving as they are; nil when not stored.
@@ -215,17 +216,55 @@ private final class RendererShelf: @unchecked Sendable {
     }
 }
 
-/// Resumes a continuation with the first result it is given, and ignores the rest.
-private final class FirstResult: Sendable {
-    private let continuation: Mutex<CheckedContinuation<TileFill, Never>?>
-
-    init(_ continuation: CheckedContinuation<TileFill, Never>) {
-        self.continuation = Mutex(continuation)
+/// Gathers the fills of a set of tiles and resumes a continuation once, when every tile has
+/// one or when `finish` gives the rest theirs; later fills are ignored.
+private final class FillCollector: Sendable {
+    private struct State {
+        var fills: [TileID: TileFill] = [:]
+        var continuation: CheckedContinuation<[TileID: TileFill], Never>?
     }
 
-    var isDone: Bool { continuation.withLock { $0 == nil } }
+    private let tiles: [TileID]
+    private let state: Mutex<State>
+    private let observe: @Sendable (TileFill) -> Void
 
-    func resume(returning fill: TileFill) {
-        continuation.withLock { $0.take() }?.resume(returning: fill)
+    init(
+        expecting tiles: [TileID], _ continuation: CheckedContinuation<[TileID: TileFill], Never>,
+        observe: @escaping @Sendable (TileFill) -> Void
+    ) {
+        self.tiles = tiles
+        state = Mutex(State(continuation: continuation))
+        self.observe = observe
+    }
+
+    var isDone: Bool { state.withLock { $0.continuation == nil } }
+
+    func add(_ fill: TileFill, for tile: TileID) {
+        complete { state in
+            guard state.fills[tile] == nil else { return }
+            state.fills[tile] = fill
+            observe(fill)
+        }
+    }
+
+    /// Gives every tile without a fill yet the missing tile `reason` makes for it.
+    func finish(_ reason: (TileID) -> MissingTile) {
+        complete { state in
+            for tile in tiles where state.fills[tile] == nil {
+                let fill = TileFill.missing(reason(tile))
+                state.fills[tile] = fill
+                observe(fill)
+            }
+        }
+    }
+
+    private func complete(_ change: (inout State) -> Void) {
+        let ready = state.withLock { state -> (CheckedContinuation<[TileID: TileFill], Never>, [TileID: TileFill])? in
+            guard state.continuation != nil else { return nil }
+            change(&state)
+            guard state.fills.count == tiles.count, let continuation = state.continuation.take() else { return nil }
+            return (continuation, state.fills)
+        }
+        if let (continuation, fills) = ready { continuation.resume(returning: fills) }
     }
 }
