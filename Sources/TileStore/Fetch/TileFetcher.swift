@@ -97,18 +97,6 @@ public final class TileFetcher: Sendable {
         let completion: @Sendable (FetchOutcome) -> Void
     }
 
-    /// Fetches and waits: for command-line use, never on an event loop.
-    public func fetchAndWait(_ tile: TileID, from source: TileSource, validators: CachedValidators?) -> FetchOutcome {
-        let done = DispatchSemaphore(value: 0)
-        let box = OutcomeBox()
-        fetch(tile, from: source, validators: validators) { outcome in
-            box.outcome = outcome
-            done.signal()
-        }
-        done.wait()
-        return box.outcome!
-    }
-
     /// One try. `deadline` is nil for the first, whose send starts the fetch's clock.
     private func attempt(_ exchange: Exchange, number: Int, deadline: ContinuousClock.Instant?) {
         engine.perform(exchange.request, deadline: deadline) { [self] transfer in
@@ -196,9 +184,4 @@ public final class TileFetcher: Sendable {
             return .failed("\(url.redacted): \(error.description)")
         }
     }
-}
-
-/// Carries an outcome from the fetcher's thread to a waiting caller.
-private final class OutcomeBox: @unchecked Sendable {
-    var outcome: FetchOutcome?
 }
