@@ -5,22 +5,23 @@ import Synchronization
 public struct BlockingWorkRefused: Error, Sendable {}
 
 /// A fixed number of threads for blocking work (Cairo, libpng, SQLite), so that it never holds
-/// up an event loop or Swift's cooperative threads. The queue is bounded: when `queueLimit` jobs
-/// are waiting, new work is refused rather than let memory grow.
+/// up an event loop or Swift's cooperative threads. With a `queueLimit`, new work is refused once
+/// that many jobs are waiting, rather than let memory grow.
 public final class BlockingThreads: Sendable {
     private let pool: NIOThreadPool
     private let admitted = Atomic<Int>(0)
-    private let admissionLimit: Int
+    private let admissionLimit: Int?
 
-    public init(threads: Int, queueLimit: Int) {
+    public init(threads: Int, queueLimit: Int?) {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        admissionLimit = threads + queueLimit
+        admissionLimit = queueLimit.map { threads + $0 }
     }
 
     /// Runs `body` on one of the threads and returns its result; throws `BlockingWorkRefused`
     /// when the queue is full.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let admissionLimit else { return try await pool.runIfActive(body) }
         let admittedNow = admitted.add(1, ordering: .relaxed).newValue
         defer { admitted.subtract(1, ordering: .relaxed) }
         guard admittedNow <= admissionLimit else { throw BlockingWorkRefused() }

@@ -80,8 +80,9 @@ public final class FramePipeline: Sendable {
     public var catalog: StyleCatalog { configuration.catalog }
     private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     private let stores = Mutex<[String: TileStore]>([:])
-    /// SQLite's blocking calls. Their queue is as long as the server's connection limit lets it be.
-    private let io = BlockingThreads(threads: 4, queueLimit: .max / 2)
+    /// SQLite's blocking calls: short, and as many at once as the server's connection limit lets
+    /// through, so they are never refused.
+    private let io = BlockingThreads(threads: 4, queueLimit: nil)
     private let rendering: BlockingThreads
     private let renderers = RendererShelf()
 
