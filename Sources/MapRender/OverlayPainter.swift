@@ -86,9 +86,17 @@ final class SpriteCache {
         let anchorY: Double
     }
 
-    private var sprites: [String: Sprite] = [:]
+    /// A sprite is drawn from its style (every value of it, so a theme that changes any of them
+    /// gets its own) at a scale.
+    private struct Key: Hashable {
+        let style: AnyHashable
+        let scale: Double
+    }
 
-    func sprite(_ key: String, render: () -> Sprite) -> Sprite {
+    private var sprites: [Key: Sprite] = [:]
+
+    func sprite(_ style: some Hashable, scale: Double, render: () -> Sprite) -> Sprite {
+        let key = Key(style: AnyHashable(style), scale: scale)
         if let sprite = sprites[key] { return sprite }
         let sprite = render()
         sprites[key] = sprite

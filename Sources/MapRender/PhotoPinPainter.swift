@@ -16,7 +16,7 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
 
     public func draw(in context: DrawingContext) {
         let scale = context.frame.scale, style = context.theme.photoPin
-        let sprite = context.sprites.sprite("photo pin \(style.fill) \(style.glyph) \(style.shadow) \(scale)") {
+        let sprite = context.sprites.sprite(style, scale: scale) {
             PhotoPinSprite.render(style, scale: scale)
         }
         context.sprites.draw(sprite, at: context.frame.pixel(for: photo.coordinate), on: context.canvas)

@@ -27,7 +27,7 @@ public struct WispMarkerPainter: OverlayPainter, SceneLayer {
 
     public func draw(in context: DrawingContext) {
         let scale = context.frame.scale, style = style(in: context.theme)
-        let sprite = context.sprites.sprite("wisp \(style.letter) \(style.fill) \(style.outline) \(scale)") {
+        let sprite = context.sprites.sprite(style, scale: scale) {
             WispMarkerSprite.render(style, scale: scale)
         }
         context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
