@@ -125,36 +125,6 @@ public struct Scene: Hashable, Sendable {
         }
     }
 
-    public var start: Coordinate? {
-        get { overlays.start }
-        set { overlays.start = newValue }
-    }
-    public var finish: Coordinate? {
-        get { overlays.finish }
-        set { overlays.finish = newValue }
-    }
-    public var route: [Coordinate] {
-        get { overlays.route }
-        set { overlays.route = newValue }
-    }
-    public var photos: [Photo] {
-        get { overlays.photos }
-        set { overlays.photos = newValue }
-    }
-    public var location: LocationFix? {
-        get { overlays.location }
-        set { overlays.location = newValue }
-    }
-    public var attribution: AttributionMode {
-        get { overlays.attribution }
-        set { overlays.attribution = newValue }
-    }
-    /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
-    public var emphasisedStage: EmphasisedStage? {
-        get { overlays.emphasisedStage }
-        set { overlays.emphasisedStage = newValue }
-    }
-
     /// The map panel, which the camera looks through: the frame less the chrome's bars.
     public var mapPanelViewport: Viewport {
         chrome == nil ? viewport : PhoneChrome.mapPanel(in: viewport)

@@ -35,9 +35,7 @@ enum FrameQuery {
                           camera: .fixed(Camera(center: center, zoom: zoom)))
         if let id = values["route"] {
             guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
-            scene.route = stored.coordinates
-            scene.start = stored.start
-            scene.finish = stored.finish
+            scene.overlays = Scene.Overlays(start: stored.start, finish: stored.finish, route: stored.coordinates)
         }
         return scene
     }

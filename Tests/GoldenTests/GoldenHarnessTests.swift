@@ -56,7 +56,7 @@ import TileStore
     @Test func startMarkerMovedTwoPixelsFails() async throws {
         let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "start-and-finish"))
         var shifted = scene
-        shifted.start = moved(scene.start!, byPixels: 2, in: frame)
+        shifted.overlays.start = moved(scene.overlays.start!, byPixels: 2, in: frame)
         let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
     }
@@ -64,7 +64,7 @@ import TileStore
     @Test func routeMovedTwoPixelsFails() async throws {
         let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "route-planned"))
         var shifted = scene
-        shifted.route = scene.route.map { moved($0, byPixels: 2, in: frame) }
+        shifted.overlays.route = scene.overlays.route.map { moved($0, byPixels: 2, in: frame) }
         let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
     }
@@ -74,7 +74,7 @@ import TileStore
         let base = try GoldenSupport.scene(named: "photomap-pins")
         let (scene, frame) = try await fixedCamera(base)
         var shifted = scene
-        shifted.photos[0].coordinate = moved(scene.photos[0].coordinate, byPixels: 2, in: frame)
+        shifted.overlays.photos[0].coordinate = moved(scene.overlays.photos[0].coordinate, byPixels: 2, in: frame)
         let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
         #expect(comparison.differingFraction > 2 * GoldenTolerance.standard.pixelFraction, "\(comparison.summary)")
@@ -87,15 +87,15 @@ import TileStore
         /// The scene without its line, with the line drawn on top in `style`.
         func redrawn(with style: RouteStyle) async throws -> RasterImage {
             var withoutRoute = scene
-            withoutRoute.route = []
-            withoutRoute.attribution = .hidden
+            withoutRoute.overlays.route = []
+            withoutRoute.overlays.attribution = .hidden
             let base = try await render(withoutRoute).output
             let canvas = Canvas(width: base.width, height: base.height)
             canvas.draw(base, in: PixelRect(minX: 0, minY: 0, maxX: Double(base.width), maxY: Double(base.height)))
             var theme = Theme.cycleStreets
             theme.route = style
             let context = DrawingContext(canvas: canvas, frame: frame, theme: theme)
-            RoutePainter(coordinates: scene.route).draw(in: context)
+            RoutePainter(coordinates: scene.overlays.route).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
             return canvas.image()
         }
@@ -126,7 +126,7 @@ import TileStore
         try FileManager.default.copyItem(at: GoldenSupport.scenes.appendingPathComponent("start-set.json"), to: scenes.appendingPathComponent("start-set.json"))
         var shiftedScene = scene
         let (_, frame) = try await fixedCamera(scene)
-        shiftedScene.start = moved(scene.start!, byPixels: 2, in: frame)
+        shiftedScene.overlays.start = moved(scene.overlays.start!, byPixels: 2, in: frame)
         // The "golden" is the shifted frame, so the real scene no longer matches it.
         let shifted = try await render(shiftedScene).output
         let suite = GoldenSuite(scenesDirectory: scenes, goldensDirectory: goldens) { url in

@@ -127,7 +127,7 @@ struct DrawnElementTests {
         let y = 240.0
         var scene = fixedScene()
         let frame = geometry(of: scene)
-        scene.route = [frame.coordinate(at: PixelPoint(x: 0, y: y)), frame.coordinate(at: PixelPoint(x: 320, y: y))]
+        scene.overlays.route = [frame.coordinate(at: PixelPoint(x: 0, y: y)), frame.coordinate(at: PixelPoint(x: 320, y: y))]
         guard case .polyline(_, let width)? = try elements(scene, theme: wide).first?.shape else {
             Issue.record("no route")
             return
@@ -162,7 +162,7 @@ struct DrawnElementTests {
         #expect(image.pixel(x: 5, y: 5) == RGBA(red: 255, green: 0, blue: 0))
         #expect(try elements(scene).map(\.label) == ["Start marker", "Test box"])
         // Setting the app's overlays lays them out again under the new layer, which is kept.
-        scene.finish = Coordinate(latitude: 52.2070, longitude: 0.1450)
+        scene.overlays.finish = Coordinate(latitude: 52.2070, longitude: 0.1450)
         #expect(try elements(scene).map(\.label) == ["Start marker", "Finish marker", "Test box"])
         #expect(scene == scene && scene != fixedScene(start: Places.cambridge))
     }

@@ -70,7 +70,7 @@ struct RouteRenderTests {
         // A horizontal route 15 px above the marker's tip, through the marker's body; its
         // centre lies on a pixel boundary, so rows tip-17...tip-14 are wholly covered.
         let routeY = Double(tip.y - 15)
-        scene.route = [frame.coordinate(at: PixelPoint(x: 0, y: routeY)), frame.coordinate(at: PixelPoint(x: 320, y: routeY))]
+        scene.overlays.route = [frame.coordinate(at: PixelPoint(x: 0, y: routeY)), frame.coordinate(at: PixelPoint(x: 320, y: routeY))]
         let image = try render(scene, over: SolidTiles(Background.light)).canvas.image()
 
         let routeOverMarker = blend(Spec.routeColour, alpha: Spec.routeAlpha, over: Spec.startFill)

@@ -27,18 +27,18 @@ struct SceneFileTests {
         #expect(scene.viewport == Viewport(width: 320, height: 480, scale: 2))
         #expect(scene.style == "opencyclemap")
         #expect(scene.camera == .fitAll(padding: 24))
-        #expect(scene.start == Coordinate(latitude: 52.2055, longitude: 0.1414))
-        #expect(scene.finish == Coordinate(latitude: 52.2092, longitude: 0.1428))
-        #expect(scene.route == [
+        #expect(scene.overlays.start == Coordinate(latitude: 52.2055, longitude: 0.1414))
+        #expect(scene.overlays.finish == Coordinate(latitude: 52.2092, longitude: 0.1428))
+        #expect(scene.overlays.route == [
             Coordinate(latitude: 52.2055, longitude: 0.1414), Coordinate(latitude: 52.2061, longitude: 0.1402),
             Coordinate(latitude: 52.2092, longitude: 0.1428),
         ])
-        #expect(scene.photos == [
+        #expect(scene.overlays.photos == [
             Photo(id: 7, coordinate: Coordinate(latitude: 52.207, longitude: 0.141), caption: "Bridge"),
             Photo(id: 1, coordinate: Coordinate(latitude: 52.208, longitude: 0.142)),
         ])
-        #expect(scene.location == LocationFix(coordinate: Coordinate(latitude: 52.206, longitude: 0.142), accuracyMetres: 65))
-        #expect(scene.attribution == .legacy)
+        #expect(scene.overlays.location == LocationFix(coordinate: Coordinate(latitude: 52.206, longitude: 0.142), accuracyMetres: 65))
+        #expect(scene.overlays.attribution == .legacy)
     }
 
     @Test("a fixed camera and the defaults")
@@ -46,8 +46,8 @@ struct SceneFileTests {
         let scene = try Self.parse(#"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16.5}}"#)
         #expect(scene.camera == .fixed(Camera(center: Coordinate(latitude: 52.2, longitude: 0.14), zoom: 16.5)))
         #expect(scene.viewport == Viewport(width: 320, height: 480, scale: 1))
-        #expect(scene.style == "osm" && scene.attribution == .current)
-        #expect(scene.start == nil && scene.route.isEmpty && scene.photos.isEmpty && scene.location == nil)
+        #expect(scene.style == "osm" && scene.overlays.attribution == .current)
+        #expect(scene.overlays.start == nil && scene.overlays.route.isEmpty && scene.overlays.photos.isEmpty && scene.overlays.location == nil)
     }
 
     /// A bad scene and what its error must mention: the field, the value and what is allowed.
@@ -118,7 +118,7 @@ struct SceneFileTests {
     @Test("exactly 100,000 route points are allowed")
     func routePointLimit() throws {
         let scene = try Self.parse(#"{\#(Self.camera), "route": {"coordinates": [\#(Self.routePositions(100_000))]}}"#)
-        #expect(scene.route.count == 100_000)
+        #expect(scene.overlays.route.count == 100_000)
     }
 
     @Test("rescaling checks the 4096 px limit", arguments: [(2048, true), (2049, false)])

@@ -97,11 +97,12 @@ public enum SceneFile {
     /// style's range.
     static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
         let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
-        if scene.start == nil, scene.finish == nil, scene.route.isEmpty, scene.location == nil, !scene.photos.isEmpty {
+        let overlays = scene.overlays
+        if overlays.start == nil, overlays.finish == nil, overlays.route.isEmpty, overlays.location == nil, !overlays.photos.isEmpty {
             return .photomap(enabled: Set(zoomButtons))
         }
         let phase: JourneyPlanner.Phase
-        switch (scene.start != nil || scene.finish != nil, scene.start != nil && scene.finish != nil, scene.route.count >= 2) {
+        switch (overlays.start != nil || overlays.finish != nil, overlays.start != nil && overlays.finish != nil, overlays.route.count >= 2) {
         case (_, _, true): phase = .planned
         case (_, true, false): phase = .readyToPlan
         case (true, false, false): phase = .settingFinish
