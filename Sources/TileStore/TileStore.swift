@@ -18,6 +18,16 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
         case unreadable(String)
         /// The tile was fetched but could not be written to the cache (the disk is full, say).
         case notStored(String)
+
+        /// Whether trying to get the tile failed: its fetch, or storing what was fetched. Any
+        /// other missing tile was never there to be had: not cached while offline, not on the
+        /// upstream, or unreadable or undecodable in the cache.
+        public var isFailure: Bool {
+            switch self {
+            case .fetchFailed, .notStored: return true
+            case .notCached, .notFoundUpstream, .undecodable, .unreadable: return false
+            }
+        }
     }
 
     public var tile: TileID
