@@ -139,7 +139,10 @@ public final class FramePipeline: Sendable {
         if let store = stores.withLock({ $0[source.name] }) { return store }
         let configuration = configuration
         let store = try await io.run { [decodedTiles] () throws -> TileStore in
-            let cache = try configuration.cacheLocation.openCache(for: source.name, writable: configuration.createsMissingCaches)
+            // Only a cache tiles are fetched into is written; with no upstream, nothing is.
+            let cache = try configuration.cacheLocation.openCache(
+                for: source.name, readOnly: configuration.fetcher == nil, createIfMissing: configuration.createsMissingCaches
+            )
             return TileStore(
                 source: source, cache: cache, decodedTiles: decodedTiles, fetcher: configuration.fetcher, capacity: configuration.capacity
             )
