@@ -15,11 +15,6 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
 
     public init() {}
 
-    /// The report of `fills`.
-    public init(_ fills: some Sequence<TileFill>) {
-        for fill in fills { count(fill) }
-    }
-
     /// The report of a drawn frame: each tile by how it was drawn. A tile drawn from the cache
     /// counts by its fill, or as cached when its fill came to nothing (a fetch that gave up
     /// waiting, while the tile was in the cache by the time it was drawn); a tile drawn grey
