@@ -15,6 +15,7 @@ public struct Frame<Output: Sendable>: Sendable {
     public let tileCount: Int
     /// Tiles drawn as grey because they were not available, with the reason from their fill.
     public let missingTiles: [MissingTile]
+    /// How the frame's tiles were come by, as they were drawn.
     public let fills: TileFillReport
     /// How long drawing and encoding took, once a render thread took the frame up.
     public let renderDuration: Duration
@@ -115,9 +116,10 @@ public final class FramePipeline: Sendable {
                 return (try output.make(frame), frame.tileCount, frame.missingTiles, ContinuousClock.now - started)
             }
         }
+        let missing = Self.explaining(drawn.missing, with: fills)
         return Frame(
-            output: drawn.0, geometry: geometry, tileCount: drawn.tileCount,
-            missingTiles: Self.explaining(drawn.missing, with: fills), fills: TileFillReport(fills.values), renderDuration: drawn.took
+            output: drawn.0, geometry: geometry, tileCount: drawn.tileCount, missingTiles: missing,
+            fills: TileFillReport(fills: fills, drawnGrey: missing), renderDuration: drawn.took
         )
     }
 
@@ -137,7 +139,10 @@ public final class FramePipeline: Sendable {
         if let store = stores.withLock({ $0[source.name] }) { return store }
         let configuration = configuration
         let store = try await io.run { [decodedTiles] () throws -> TileStore in
-            let cache = try configuration.cacheLocation.openCache(for: source.name, writable: configuration.createsMissingCaches)
+            // Only a cache tiles are fetched into is written; with no upstream, nothing is.
+            let cache = try configuration.cacheLocation.openCache(
+                for: source.name, readOnly: configuration.fetcher == nil, createIfMissing: configuration.createsMissingCaches
+            )
             return TileStore(
                 source: source, cache: cache, decodedTiles: decodedTiles, fetcher: configuration.fetcher, capacity: configuration.capacity
             )

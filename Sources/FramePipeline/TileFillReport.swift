@@ -1,23 +1,40 @@
+import MapGeometry
 import TileStore
 
-/// How a frame's (or a seed's) tiles were come by.
+/// How a frame's (or a seed's) tiles were come by. Each tile counts once, so the counts add up
+/// to the tiles: `failed` only when trying to get a tile failed (its fetch, or storing it), and
+/// `missing` when there was nothing to get (not cached while offline, not on the upstream, or
+/// unreadable or undecodable in the cache).
 public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
     public var cached = 0
     public var fetched = 0
     public var revalidated = 0
     public var stale = 0
     public var failed = 0
+    public var missing = 0
 
     public init() {}
 
-    /// The report of `fills`.
-    public init(_ fills: some Sequence<TileFill>) {
-        for fill in fills { count(fill) }
+    /// The report of a drawn frame: each tile by how it was drawn. A tile drawn from the cache
+    /// counts by its fill, or as cached when its fill came to nothing (a fetch that gave up
+    /// waiting, while the tile was in the cache by the time it was drawn); a tile drawn grey
+    /// counts by why it is missing, whatever its fill said.
+    public init(fills: [TileID: TileFill], drawnGrey: [MissingTile]) {
+        let grey = Dictionary(drawnGrey.map { ($0.tile, $0) }, uniquingKeysWith: { first, _ in first })
+        for (tile, fill) in fills {
+            if let missing = grey[tile] {
+                count(.missing(missing))
+            } else if case .missing = fill {
+                count(.cached)
+            } else {
+                count(fill)
+            }
+        }
     }
 
-    /// "2 cached, 3 fetched, 1 revalidated, 0 stale, 0 failed", as the commands report it.
+    /// "2 cached, 3 fetched, 1 revalidated, 0 stale, 0 failed, 1 missing", as the commands report it.
     public var description: String {
-        "\(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed"
+        "\(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed, \(missing) missing"
     }
 
     public mutating func count(_ fill: TileFill) {
@@ -26,7 +43,8 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
         case .fetched: fetched += 1
         case .revalidated: revalidated += 1
         case .stale: stale += 1
-        case .missing: failed += 1
+        case .missing(let tile) where tile.reason.isFailure: failed += 1
+        case .missing: missing += 1
         }
     }
 }

@@ -25,30 +25,33 @@ struct CacheCommand: ParsableCommand {
             }
         }
 
-        /// The cache files, each opened for writing.
-        func caches() throws -> [MBTilesCache] {
-            if let cache { return [try MBTilesCache(openingExisting: cache, readOnly: false)] }
+        /// The cache files, each opened read-only (nothing is written to it, and nothing is made
+        /// beside it) or for writing.
+        func caches(readOnly: Bool) throws -> [MBTilesCache] {
+            if let cache { return [try MBTilesCache(openingExisting: cache, readOnly: readOnly)] }
             let directory = cacheDirectory ?? CacheLocation.defaultDirectory()
-            if let style { return [try MBTilesCache(openingExisting: CacheLocation.directory(directory).path(for: style), readOnly: false)] }
+            if let style { return [try MBTilesCache(openingExisting: CacheLocation.directory(directory).path(for: style), readOnly: readOnly)] }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
                 throw InputError(description: "--cache-dir: \(directory) cannot be read")
             }
             let files = names.filter { $0.hasSuffix(".mbtiles") }.sorted()
             guard !files.isEmpty else { throw InputError(description: "--cache-dir: \(directory) holds no .mbtiles files") }
-            return try files.map { try MBTilesCache(openingExisting: directory + "/" + $0, readOnly: false) }
+            return try files.map { try MBTilesCache(openingExisting: directory + "/" + $0, readOnly: readOnly) }
         }
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count tiles, bytes and expired tiles per cache.")
+        static let configuration = CommandConfiguration(abstract: "Show each cache's name, format and layout, and count its tiles, bytes and expired tiles.")
         @OptionGroup var target: Target
 
         func run() throws {
-            for cache in try target.caches() {
+            for cache in try target.caches(readOnly: true) {
                 let statistics = try cache.statistics(at: Date())
                 let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
                 print("""
                     \(cache.path)
+                      \(try cache.identity())
+                      layout: \(try cache.layout())
                       tiles: \(statistics.tileCount) (\(statistics.totalBytes / 1024) KiB)
                       expired: \(statistics.expiredCount); without freshness records: \(statistics.untrackedCount)
                       per zoom: \(zooms.isEmpty ? "none" : zooms)
@@ -64,7 +67,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var target: Target
 
         func run() throws {
-            for cache in try target.caches() {
+            for cache in try target.caches(readOnly: false) {
                 let deleted = try cache.purge(fetchedBefore: Date().addingTimeInterval(-olderThan.seconds))
                 print("\(cache.path): deleted \(deleted) tiles fetched more than \(olderThan.text) ago")
             }
@@ -75,9 +78,10 @@ struct CacheCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check each cache's integrity, and that every tile is an image of a tile's size that decodes.",
             discussion: """
-                A tile is corrupt when it does not decode, or when it is not \(TileSource.standardTileSize) pixels square \
-                (or twice that, for retina tiles). Exits 1 when a problem is found, unless --delete-corrupt removed \
-                every corrupt tile.
+                A tile is corrupt when its tile_data is not image bytes (text, a number, NULL, or more than \
+                \(MBTilesCache.maxTileBytes) bytes), when it does not decode, or when it is not \(TileSource.standardTileSize) \
+                pixels square (or twice that, for retina tiles). Without --delete-corrupt nothing is written to the file. \
+                Exits 1 when a problem is found, unless --delete-corrupt removed every corrupt tile.
                 """
         )
         @Flag(name: .customLong("delete-corrupt"), help: "Delete corrupt tiles.")
@@ -87,7 +91,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             var problems = 0
             let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
-            for cache in try target.caches() {
+            for cache in try target.caches(readOnly: !deleteCorrupt) {
                 let integrity = try cache.integrityCheck()
                 let corrupt = try cache.corruptTiles(checkingWith: decoder, delete: deleteCorrupt)
                 print("\(cache.path): integrity \(integrity); \(corrupt.count) corrupt tiles\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
@@ -103,7 +107,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var target: Target
 
         func run() throws {
-            for cache in try target.caches() {
+            for cache in try target.caches(readOnly: false) {
                 try cache.vacuum()
                 print("\(cache.path): vacuumed")
             }

@@ -114,6 +114,7 @@ final class SeedProgress: Sendable {
     private struct Counts {
         var done = 0
         var report = TileFillReport()
+        /// The first few tiles that failed or are missing, each line saying which.
         var firstFailures: [String] = []
         var lastPrint = Date.distantPast
     }
@@ -136,7 +137,9 @@ final class SeedProgress: Sendable {
         counts.withLock { counts in
             counts.done += 1
             counts.report.count(fill)
-            if case .missing(let missing) = fill, counts.firstFailures.count < 5 { counts.firstFailures.append(missing.description) }
+            if case .missing(let missing) = fill, counts.firstFailures.count < 5 {
+                counts.firstFailures.append((missing.reason.isFailure ? "failed: " : "missing: ") + missing.description)
+            }
         }
     }
 
@@ -155,7 +158,7 @@ final class SeedProgress: Sendable {
         let (line, failures) = counts.withLock { (render($0), $0.firstFailures) }
         emit(line)
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        for failure in failures { FileHandle.standardError.write(Data("failed: \(failure)\n".utf8)) }
+        for failure in failures { FileHandle.standardError.write(Data("\(failure)\n".utf8)) }
     }
 
     private func render(_ counts: Counts) -> String {

@@ -74,13 +74,15 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 }
 
-/// The one-line account of a frame's tiles that `snapshot` prints to standard error.
+/// The one-line account of a frame's tiles that `snapshot` and `play` print to standard error:
+/// "scene.json -> out.png: 6 tiles: 3 cached, 0 fetched, 0 revalidated, 0 stale, 1 failed,
+/// 2 missing; drawn grey: 16/32803/21585 (not cached), …".
 enum FrameReport {
     static func line(scene: String, output: String, frame: Frame<some Sendable>) -> String {
-        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(frame.fills); \(frame.missingTiles.count) missing"
+        var line = "\(scene) -> \(output): \(frame.tileCount) tiles: \(frame.fills)"
         if !frame.missingTiles.isEmpty {
             let shown = frame.missingTiles.prefix(8).map(\.description).joined(separator: ", ")
-            line += " (drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : ""))"
+            line += "; drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : "")"
         }
         return line
     }

@@ -10,7 +10,13 @@ struct ServerMetrics: Sendable {
     enum TileResult: String, CaseIterable {
         /// From encoded tiles in memory.
         case hit
-        case cached, fetched, revalidated, stale, missing, placeholder
+        case cached, fetched, revalidated, stale
+        /// Trying to get the tile failed: its fetch, or storing it (`MissingTile.Reason.isFailure`).
+        case failed
+        /// There was no tile to get: not cached while offline, or not on the upstream.
+        case missing
+        /// A grey tile was sent.
+        case placeholder
     }
 
     private let tileResults: [TileResult: Counter] = Dictionary(uniqueKeysWithValues: TileResult.allCases.map {
@@ -30,6 +36,7 @@ struct ServerMetrics: Sendable {
         case .fetched: count(.fetched)
         case .revalidated: count(.revalidated)
         case .stale: count(.stale)
+        case .missing(let tile) where tile.reason.isFailure: count(.failed)
         case .missing: count(.missing)
         }
         if fill == .fetched || fill == .revalidated { upstreamFetch.record(duration: duration) }

@@ -1,11 +1,20 @@
+import MapGeometry
+
 /// A tile cache that cannot be opened, read or written.
 public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file does not exist.
     case missingFile(path: String)
-    /// The file exists but is not an SQLite database with MBTiles' `tiles` and `metadata` tables.
+    /// The file is not an MBTiles file: not an SQLite database, or one without a `tiles` table
+    /// or view. `reason` says what was found instead.
     case notMBTiles(path: String, reason: String)
     /// SQLite refused an operation; `failure` says whether reading or writing failed.
     case sqlite(path: String, operation: String, message: String, failure: SQLiteFailure = .read)
+    /// A write was refused before SQLite was asked: the file was opened for reading only, or
+    /// it, its folder or its `tiles` cannot be written. `reason` says which.
+    case readOnly(path: String, reason: String)
+    /// A stored tile's `tile_data` cannot be an image: text, a number, NULL, empty, or larger
+    /// than any tile. Only that tile is affected.
+    case unusableTile(path: String, tile: TileID, reason: String)
 
     /// What an SQLite operation failed at.
     public enum SQLiteFailure: Sendable, Equatable {
@@ -17,11 +26,14 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
         case diskFull
     }
 
-    /// Whether something could not be written (the disk is full, say); what is already in
-    /// the file is untouched, since every write is a transaction of its own.
+    /// Whether something could not be written (the disk is full, the file is read-only); what
+    /// is already in the file is untouched, since every write is a transaction of its own.
     public var isWriteFailure: Bool {
-        guard case .sqlite(_, _, _, let failure) = self else { return false }
-        return failure != .read
+        switch self {
+        case .sqlite(_, _, _, let failure): return failure != .read
+        case .readOnly: return true
+        case .missingFile, .notMBTiles, .unusableTile: return false
+        }
     }
 
     public var description: String {
@@ -29,13 +41,17 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
         case .missingFile(let path):
             return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`)"
         case .notMBTiles(let path, let reason):
-            return "cache: \(path) is not an MBTiles file (\(reason)); expected an SQLite database with tables tiles and metadata"
+            return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
         case .sqlite(let path, let operation, let message, .read):
             return "cache: \(path): \(operation) failed: \(message)"
         case .sqlite(let path, let operation, let message, .write):
             return "cache: \(path): cannot write (\(operation) failed: \(message))"
         case .sqlite(let path, let operation, let message, .diskFull):
             return "cache: \(path): the disk is full (\(operation) failed: \(message))"
+        case .readOnly(let path, let reason):
+            return "cache: \(path) cannot be written: \(reason)"
+        case .unusableTile(let path, let tile, let reason):
+            return "cache: \(path): tile \(tile): \(reason)"
         }
     }
 }

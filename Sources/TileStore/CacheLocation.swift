@@ -22,24 +22,23 @@ public enum CacheLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens a style's cache. Read-only, its file must exist. Writable, a file named on its own
-    /// must still exist, but a style's file in a directory is created (with the directory) when
-    /// missing, so that tiles can be fetched into it.
-    public func openCache(for style: String, writable: Bool) throws(CacheError) -> MBTilesCache {
+    /// Opens a style's cache. Read-only, nothing is ever written to it (see
+    /// `MBTilesCache.init(openingExisting:readOnly:)`). Otherwise it is opened for writing
+    /// where it can be written. A missing file is created, with its directory, only for a
+    /// style's file in a directory and with `createIfMissing`; a file named on its own must exist.
+    public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
         let path = self.path(for: style)
-        guard writable else { return try MBTilesCache(openingExisting: path) }
-        switch self {
-        case .file:
-            return try MBTilesCache(openingExisting: path, readOnly: false)
-        case .directory(let directory):
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw CacheError.sqlite(
-                    path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)", failure: .write
-                )
-            }
-            return try MBTilesCache(creatingIfNeeded: path)
+        guard case .directory(let directory) = self, createIfMissing else {
+            return try MBTilesCache(openingExisting: path, readOnly: readOnly)
         }
+        if readOnly, FileManager.default.fileExists(atPath: path) { return try MBTilesCache(openingExisting: path) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError.sqlite(
+                path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)", failure: .write
+            )
+        }
+        return try MBTilesCache(creatingIfNeeded: path)
     }
 }

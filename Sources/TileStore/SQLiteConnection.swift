@@ -4,7 +4,15 @@ import Foundation
 /// One SQLite connection. All SQL in MapFrame goes through the cache types built on it.
 /// A connection is used by one thread at a time.
 final class SQLiteConnection {
-    enum Mode { case readOnly, readWrite, create }
+    enum Mode {
+        /// Reading only: SQLite takes its usual shared locks, and writes nothing to the file. In
+        /// write-ahead-log mode it still makes the `-wal` and `-shm` files it reads through.
+        case readOnly
+        /// Reading a file that nothing changes while it is open (SQLite's `immutable=1`): no
+        /// locks and no `-wal`, `-shm` or journal file, so nothing beside the file is touched.
+        case immutable
+        case readWrite, create
+    }
 
     let path: String
     private let handle: OpaquePointer
@@ -16,11 +24,13 @@ final class SQLiteConnection {
         }
         let flags: Int32 = switch mode {
         case .readOnly: SQLITE_OPEN_READONLY
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWrite: SQLITE_OPEN_READWRITE
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
+        let name = mode == .immutable ? Self.uri(path, query: "immutable=1") : path
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close(handle)
@@ -31,7 +41,22 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, 10_000)
         // In WAL mode, NORMAL syncs at checkpoints rather than every commit: a crash of the
         // process never corrupts the file or loses a commit; only a power cut may lose the last few.
-        if mode != .readOnly { sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil) }
+        if mode == .readWrite || mode == .create { sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil) }
+    }
+
+    /// A file path as an SQLite URI (`file:` with `?`, `#` and `%` escaped), with `query`.
+    private static func uri(_ path: String, query: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // "file:///abs" for an absolute path, so that a path starting "//" is never read as a host.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?" + query
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -99,7 +124,8 @@ final class SQLiteConnection {
 /// A prepared statement. Bind parameters (1-based), step through rows, read columns (0-based).
 final class SQLiteStatement {
     private let statement: OpaquePointer
-    private unowned let connection: SQLiteConnection
+    /// Held, so that a statement outlives a connection its owner has replaced.
+    private let connection: SQLiteConnection
 
     fileprivate init(statement: OpaquePointer, connection: SQLiteConnection) {
         self.statement = statement

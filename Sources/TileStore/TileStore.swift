@@ -18,6 +18,16 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
         case unreadable(String)
         /// The tile was fetched but could not be written to the cache (the disk is full, say).
         case notStored(String)
+
+        /// Whether trying to get the tile failed: its fetch, or storing what was fetched. Any
+        /// other missing tile was never there to be had: not cached while offline, not on the
+        /// upstream, or unreadable or undecodable in the cache.
+        public var isFailure: Bool {
+            switch self {
+            case .fetchFailed, .notStored: return true
+            case .notCached, .notFoundUpstream, .undecodable, .unreadable: return false
+            }
+        }
     }
 
     public var tile: TileID
@@ -131,7 +141,9 @@ public struct CacheCapacity: Hashable, Sendable {
 }
 
 /// Serves decoded tiles of one source: from memory, else from the MBTiles cache, and fills the
-/// cache from the upstream when a tile is missing or expired.
+/// cache from the upstream when a tile is missing or expired. A cache that cannot be written
+/// (read-only, or opened for reading) is only read: fetched tiles are reported as not stored,
+/// and nothing else is written to it.
 ///
 ///     request -> decoded-tile LRU -> MBTiles cache (fresh?) -> upstream -> validate -> store -> serve
 ///
@@ -190,6 +202,8 @@ public final class TileStore: @unchecked Sendable {
                 return .missing(MissingTile(tile: id, reason: .notCached))
             }
             data = stored
+        } catch .unusableTile(_, _, let reason) {
+            return .missing(MissingTile(tile: id, reason: .undecodable(reason)))
         } catch {
             return .missing(MissingTile(tile: id, reason: .unreadable(error.description)))
         }
@@ -203,10 +217,17 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
-    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored.
+    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored, or
+    /// when what is stored cannot be an image (text, say).
     public func storedTile(_ id: TileID) throws(CacheError) -> (data: Data, freshness: TileFreshness?)? {
         let stored = try withCache { cache throws(CacheError) -> (Data, TileFreshness?)? in
-            guard let data = try cache.tileData(for: id) else { return nil }
+            let data: Data?
+            do throws(CacheError) {
+                data = try cache.tileData(for: id)
+            } catch .unusableTile {
+                return nil
+            }
+            guard let data else { return nil }
             return (data, try cache.freshness(for: id))
         }
         if stored != nil { recordUse(id) }
@@ -381,8 +402,8 @@ public final class TileStore: @unchecked Sendable {
 
     // MARK: - Upkeep
 
-    /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata.
-    /// Call after a batch of work.
+    /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata
+    /// if tiles were stored since the last flush. Call after a batch of work.
     public func flush() throws(CacheError) {
         try withCache { cache throws(CacheError) in
             flushUsageLocked(cache)

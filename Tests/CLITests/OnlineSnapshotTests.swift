@@ -35,7 +35,7 @@ struct OnlineSnapshotTests {
             #expect(first.status == 0, "\(first)")
             let fetched = try Self.counts(first)
             #expect(fetched.tiles > 0 && fetched == FillCounts(tiles: fetched.tiles, fetched: fetched.tiles), "\(first)")
-            #expect(isTileReport(first.errorLines[0], scene: "scene.json", output: "out.png", missing: 0), "\(first)")
+            #expect(isTileReport(first.errorLines[0], scene: "scene.json", output: "out.png", grey: 0), "\(first)")
             #expect(upstream.requests.count == fetched.tiles)
             let frame = try workspace.image("out.png")
             #expect(frame.width == 320 && frame.height == 480)
@@ -63,7 +63,7 @@ struct OnlineSnapshotTests {
             let counts = try Self.counts(result)
             #expect(counts.tiles > 0 && counts == FillCounts(tiles: counts.tiles, failed: counts.tiles), "\(result)")
             let line = result.errorLines[0]
-            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: counts.tiles), "\(line)")
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: counts.tiles), "\(line)")
             #expect(line.contains("fetch failed") && line.contains("HTTP 500"), "\(line)")
             let frame = try workspace.image("out.png")
             #expect(frame.pixel(x: 160, y: 240) == missingGrey)

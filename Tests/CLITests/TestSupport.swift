@@ -94,12 +94,11 @@ func slippyTile(latitude: Double, longitude: Double, zoom: Int) -> (x: Int, y: I
 let missingGrey = RGBA(red: 128, green: 128, blue: 128)
 
 /// Whether a line is `snapshot`'s tile report for a frame: "<scene> -> <path ending in output>:
-/// N tiles ... M missing ...", with M equal to `missing`.
-func isTileReport(_ line: String, scene: String, output: String, missing: Int) -> Bool {
-    guard line.hasPrefix("\(scene) -> "), let colon = line.range(of: "\(output): ") else { return false }
-    let counts = line[colon.upperBound...]
-    return counts.range(of: #"^\d+ tiles\b"#, options: .regularExpression) != nil
-        && counts.range(of: #"(^|[^0-9])\#(missing) missing\b"#, options: .regularExpression) != nil
+/// N tiles: <counts>", with `grey` tiles drawn grey (failed and missing), listed after
+/// "; drawn grey: " when there are any.
+func isTileReport(_ line: String, scene: String, output: String, grey: Int) -> Bool {
+    guard line.hasPrefix("\(scene) -> "), line.range(of: "\(output): ") != nil, let counts = FillCounts(line: line) else { return false }
+    return counts.failed + counts.missing == grey && line.contains("; drawn grey: ") == (grey > 0)
 }
 
 // MARK: - A local tile server
@@ -170,21 +169,30 @@ struct SeedArea {
 struct FillCounts: Equatable, CustomStringConvertible {
     /// The area's or frame's tile count.
     var tiles: Int
-    var cached = 0, fetched = 0, revalidated = 0, stale = 0, failed = 0
+    var cached = 0, fetched = 0, revalidated = 0, stale = 0, failed = 0, missing = 0
 
-    init(tiles: Int, cached: Int = 0, fetched: Int = 0, revalidated: Int = 0, stale: Int = 0, failed: Int = 0) {
-        (self.tiles, self.cached, self.fetched, self.revalidated, self.stale, self.failed) = (tiles, cached, fetched, revalidated, stale, failed)
+    init(tiles: Int, cached: Int = 0, fetched: Int = 0, revalidated: Int = 0, stale: Int = 0, failed: Int = 0, missing: Int = 0) {
+        (self.tiles, self.cached, self.fetched, self.revalidated, self.stale, self.failed, self.missing) =
+            (tiles, cached, fetched, revalidated, stale, failed, missing)
     }
 
     /// Nil when the line holds no complete counts.
     init?(line: some StringProtocol) {
-        let pattern = #/(\d+) tiles: (\d+) cached, (\d+) fetched, (\d+) revalidated, (\d+) stale, (\d+) failed/#
+        let pattern = #/(\d+) tiles: (\d+) cached, (\d+) fetched, (\d+) revalidated, (\d+) stale, (\d+) failed, (\d+) missing/#
         guard let match = String(line).firstMatch(of: pattern) else { return nil }
-        let numbers = [match.1, match.2, match.3, match.4, match.5, match.6].map { Int($0)! }
-        self.init(tiles: numbers[0], cached: numbers[1], fetched: numbers[2], revalidated: numbers[3], stale: numbers[4], failed: numbers[5])
+        let numbers = [match.1, match.2, match.3, match.4, match.5, match.6, match.7].map { Int($0)! }
+        self.init(
+            tiles: numbers[0], cached: numbers[1], fetched: numbers[2], revalidated: numbers[3], stale: numbers[4], failed: numbers[5],
+            missing: numbers[6]
+        )
     }
 
-    var description: String { "\(tiles) tiles: \(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed" }
+    /// Whether every tile is counted once: the counts add up to the tiles.
+    var addsUp: Bool { cached + fetched + revalidated + stale + failed + missing == tiles }
+
+    var description: String {
+        "\(tiles) tiles: \(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed, \(missing) missing"
+    }
 }
 
 /// What an MBTiles cache holds, read with Python's sqlite3 (not MapFrame's own SQLite code),

@@ -71,35 +71,42 @@ struct MBTilesCacheTests {
         }
     }
 
-    @Test("a text file is not an MBTiles file, and the message says so")
-    func textFileIsNotMBTiles() throws {
+    @Test("a file that is not SQLite is refused, saying what it starts with, and is left as it was", arguments: [
+        (Data("These are my notes, not a database.\n".utf8), #"not an SQLite database: it starts with "These are my not"…"#),
+        (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]), "not an SQLite database: it starts with the bytes 89 50 4E 47 0D 0A 1A 0A 00 00 00 0D"),
+        (Data(), "an empty file, not an SQLite database"),
+    ])
+    func notSQLite(contents: Data, reason: String) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("notes.mbtiles").path
-            try Data("These are my notes, not a database.\n".utf8).write(to: URL(fileURLWithPath: path))
-            let error = #expect(throws: CacheError.self) { try MBTilesCache(openingExisting: path) }
-            guard case .notMBTiles(let reportedPath, _) = error else {
-                Issue.record("expected notMBTiles, got \(String(describing: error))")
-                return
+            try contents.write(to: URL(fileURLWithPath: path))
+            for readOnly in [true, false] {
+                #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path, readOnly: readOnly) }
             }
-            #expect(reportedPath == path)
-            let message = try #require(error).description
-            #expect(message.contains(path) && message.contains("is not an MBTiles file"), "\(message)")
-            #expect(message.contains("not a database"), "the message should give SQLite's reason: \(message)")
+            let message = CacheError.notMBTiles(path: path, reason: reason).description
+            #expect(message.contains(path) && message.contains("is not an MBTiles file") && message.contains("a tiles table or view"), "\(message)")
+            #expect(try FileSnapshot(path).bytes == contents && FileSnapshot(path).neighbours == ["notes.mbtiles"])
         }
     }
 
-    @Test("an SQLite file without the MBTiles tables is refused, naming the missing tables", arguments: [
-        ("CREATE TABLE places (name TEXT);", "no metadata or tiles table"),
-        ("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);", "no metadata table"),
+    @Test("an SQLite file without a usable tiles table or view is refused, saying what it holds", arguments: [
+        ("CREATE TABLE places (name TEXT);", "an SQLite database with the table places, but no tiles table or view"),
+        ("CREATE TABLE places (name TEXT); CREATE TABLE roads (name TEXT); CREATE VIEW names AS SELECT name FROM places;",
+         "an SQLite database with the tables places, roads and the view names, but no tiles table or view"),
+        ("PRAGMA user_version = 1;", "an SQLite database with no tables"),
+        ("CREATE TABLE tiles (z INTEGER, x INTEGER, y INTEGER, tile_data BLOB);",
+         "its tiles table has the columns z, x, y, tile_data and lacks zoom_level, tile_column, tile_row"),
+        ("CREATE TABLE images (tile_data BLOB); CREATE VIEW tiles AS SELECT * FROM images; DROP TABLE images;",
+         "its tiles view cannot be read (no such table: main.images)"),
     ])
-    func sqliteWithoutTables(schema: String, reason: String) throws {
+    func sqliteWithoutTiles(schema: String, reason: String) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
             try RawSQLite.execute(path, schema)
-            let error = #expect(throws: CacheError.self) { try MBTilesCache(openingExisting: path) }
-            #expect(error == .notMBTiles(path: path, reason: reason))
-            let message = error?.description ?? ""
-            #expect(message.contains(path) && message.contains(reason) && message.contains("tables tiles and metadata"), "\(message)")
+            let before = try FileSnapshot(path)
+            #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path) }
+            #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path, readOnly: false) }
+            #expect(try FileSnapshot(path) == before, "a refused file must be left as it was")
         }
     }
 }

@@ -46,12 +46,15 @@ public struct FetchPolicy: Sendable {
     public var failedFetchMemory: TimeInterval
     /// The largest tile body accepted.
     public var maxTileBytes: Int
+    /// 2 MB: the largest tile body accepted unless a policy says otherwise, and the largest
+    /// `tile_data` read from a cache file, whoever wrote it.
+    public static let defaultMaxTileBytes = 2_000_000
 
     public init(
         userAgent: String = FetchPolicy.defaultUserAgent, maxConnectionsPerHost: Int = 2,
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15), maxAttempts: Int = 3,
         retryBackoff: Duration = .milliseconds(500), fetchDeadline: Duration = .seconds(20),
-        missingTileMemory: TimeInterval = 600, failedFetchMemory: TimeInterval = 60, maxTileBytes: Int = 2_000_000
+        missingTileMemory: TimeInterval = 600, failedFetchMemory: TimeInterval = 60, maxTileBytes: Int = defaultMaxTileBytes
     ) {
         self.userAgent = userAgent
         self.maxConnectionsPerHost = maxConnectionsPerHost

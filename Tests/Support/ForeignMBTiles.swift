@@ -1,0 +1,112 @@
+import Foundation
+import MapGeometry
+
+/// MBTiles files as other tools write them, made with python3's sqlite3 module rather than
+/// MapFrame's own SQLite code, in SQLite's default rollback-journal mode. None has MapFrame's
+/// freshness tables.
+public enum ForeignMBTiles {
+    /// How a file keeps its tiles and metadata.
+    public struct Layout: Sendable, CustomStringConvertible {
+        /// Whether `tiles` is a view over `map` and `images` (TileMill, mbutil) or a table.
+        public var tilesAsView: Bool
+        /// The metadata rows, or nil for no `metadata` table at all (MapProxy).
+        public var metadata: [String: String]?
+        public var name: String
+
+        public init(_ name: String, tilesAsView: Bool, metadata: [String: String]?) {
+            self.name = name
+            self.tilesAsView = tilesAsView
+            self.metadata = metadata
+        }
+
+        /// Mobile Atlas Creator: plain tables, and metadata with a name but no format.
+        public static let mobac = Layout("MOBAC", tilesAsView: false, metadata: ["name": "Cambridge atlas", "type": "baselayer"])
+        /// MapProxy: a tiles table and no metadata table.
+        public static let mapProxy = Layout("MapProxy", tilesAsView: false, metadata: nil)
+        /// mbutil and TileMill: tiles as a view over map and images, with full metadata.
+        public static let mbutil = Layout("mbutil", tilesAsView: true, metadata: ["name": "mbutil export", "format": "png"])
+        /// Metadata with neither a name nor a format.
+        public static let bareMetadata = Layout("bare metadata", tilesAsView: false, metadata: ["description": "no name, no format"])
+
+        public static let all = [mobac, mapProxy, mbutil, bareMetadata]
+
+        public var description: String { name }
+    }
+
+    /// Writes `tiles` (addressed XYZ-style; stored at TMS rows) into a new file at `path`.
+    public static func write(_ layout: Layout, to path: String, tiles: [TileID: Data]) throws {
+        let rows = tiles.map { tile, data in
+            ["z": tile.z, "x": tile.x, "row": tile.tmsRow, "data": data.base64EncodedString()] as [String: Any]
+        }
+        try write(layout, to: path, document: ["tiles": rows])
+    }
+
+    /// Writes every tile of the MBTiles file at `source` (a `mapframe fixtures` file, say) into a
+    /// new file at `path`.
+    public static func write(_ layout: Layout, to path: String, tilesFrom source: String) throws {
+        try write(layout, to: path, document: ["source": source])
+    }
+
+    private static func write(_ layout: Layout, to path: String, document tiles: [String: Any]) throws {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("foreign-mbtiles-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: input) }
+        let document = tiles.merging(["view": layout.tilesAsView, "metadata": layout.metadata as Any]) { first, _ in first }
+        try JSONSerialization.data(withJSONObject: document).write(to: input)
+        let result = try runPython("""
+            import base64, json, sqlite3, sys
+            document = json.load(open(sys.argv[2]))
+            if "source" in document:
+                source = sqlite3.connect("file:%s?mode=ro" % document["source"], uri=True)
+                document["tiles"] = [{"z": z, "x": x, "row": row, "data": base64.b64encode(data).decode()}
+                                     for z, x, row, data in source.execute("SELECT * FROM tiles")]
+                source.close()
+            db = sqlite3.connect(sys.argv[1])
+            if document["view"]:
+                db.executescript('''
+                    CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                    CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                    CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+                    CREATE UNIQUE INDEX images_id ON images (tile_id);
+                    CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                        map.tile_row AS tile_row, images.tile_data AS tile_data
+                        FROM map JOIN images ON images.tile_id = map.tile_id;''')
+                for tile in document["tiles"]:
+                    tile_id = "%d/%d/%d" % (tile["z"], tile["x"], tile["row"])
+                    db.execute("INSERT INTO map VALUES (?, ?, ?, ?)", (tile["z"], tile["x"], tile["row"], tile_id))
+                    db.execute("INSERT INTO images VALUES (?, ?)", (base64.b64decode(tile["data"]), tile_id))
+            else:
+                db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB, "
+                           "PRIMARY KEY (zoom_level, tile_column, tile_row))")
+                for tile in document["tiles"]:
+                    db.execute("INSERT INTO tiles VALUES (?, ?, ?, ?)", (tile["z"], tile["x"], tile["row"], base64.b64decode(tile["data"])))
+            if document["metadata"] is not None:
+                db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+                db.executemany("INSERT INTO metadata VALUES (?, ?)", document["metadata"].items())
+            db.commit()
+            db.close()
+            """, [path, input.path])
+        guard result.status == 0 else {
+            throw TestSetupError(description: "cannot write a \(layout) MBTiles file at \(path): \(result)")
+        }
+    }
+
+    /// Sets one stored tile's `tile_data` to an SQL value, such as `'some text'`, `NULL` or `42`,
+    /// as a broken tool may leave it. In a view's file, the value goes into `images`.
+    public static func setTileData(of tile: TileID, in path: String, toSQL value: String) throws {
+        let result = try runPython("""
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'tiles'").fetchone()[0]
+            where = "zoom_level = %d AND tile_column = %d AND tile_row = %d" % (int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+            if kind == "view":
+                db.execute("UPDATE images SET tile_data = %s WHERE tile_id IN (SELECT tile_id FROM map WHERE %s)" % (sys.argv[2], where))
+            else:
+                db.execute("UPDATE tiles SET tile_data = %s WHERE %s" % (sys.argv[2], where))
+            db.commit()
+            print(db.total_changes)
+            """, [path, value, String(tile.z), String(tile.x), String(tile.tmsRow)])
+        guard result.status == 0, result.standardOutput.hasPrefix("1") else {
+            throw TestSetupError(description: "cannot set \(tile)'s tile_data to \(value) in \(path): \(result)")
+        }
+    }
+}
