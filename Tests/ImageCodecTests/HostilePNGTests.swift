@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import Testing
 
 /// Tiles come from upstream servers and cache files, so the decoder must refuse hostile PNGs
@@ -8,16 +9,16 @@ import Testing
 struct HostilePNGTests {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// IHDR of a 1x1 8-bit greyscale image.
-    static let header = chunk("IHDR", bigEndian(1) + bigEndian(1) + [8, 0, 0, 0, 0])
+    static let header = HostileImages.pngChunk("IHDR", HostileImages.bigEndian(1) + HostileImages.bigEndian(1) + [8, 0, 0, 0, 0])
     /// IDAT holding the one row of that image (filter 0, grey 0x80) as a stored zlib block.
-    static let pixels = chunk("IDAT", [0x78, 0x01, 0x01, 0x02, 0x00, 0xFD, 0xFF, 0x00, 0x80] + bigEndian(0x0082_0081))
-    static let end = chunk("IEND", [])
+    static let pixels = HostileImages.pngChunk("IDAT", [0x78, 0x01, 0x01, 0x02, 0x00, 0xFD, 0xFF, 0x00, 0x80] + HostileImages.bigEndian(0x0082_0081))
+    static let end = HostileImages.pngChunk("IEND", [])
 
     /// libpng allocates a chunk's declared length before reading it (on read, a length over its
     /// limit is only a warning), so a 60-byte file like this made every decode allocate a gigabyte.
     @Test("a chunk declaring more bytes than the file holds is refused before libpng reads it")
     func chunkLongerThanTheFile() {
-        let png = Data(Self.signature + Self.header + Self.chunk("tEXt", Array("Comment\0x".utf8), declaredLength: 1_000_000_000))
+        let png = Data(Self.signature + Self.header + HostileImages.pngChunk("tEXt", Array("Comment\0x".utf8), declaredLength: 1_000_000_000))
         do {
             let image = try PNGCodec.decode(png)
             Issue.record("decoded a \(image.width)x\(image.height) image")
@@ -37,7 +38,7 @@ struct HostilePNGTests {
         }
     }
 
-    /// A real 16x16 8-bit RGB PNG, then the same bytes with an IHDR that lies, each CRC correct.
+    /// An IHDR that lies about a real 16x16 8-bit RGB PNG.
     struct LyingHeader: Sendable, CustomTestStringConvertible {
         let testDescription: String
         let width: UInt32, height: UInt32, depth: UInt8, colourType: UInt8
@@ -57,9 +58,7 @@ struct HostilePNGTests {
 
     @Test("a PNG whose IHDR lies about its size or layout is refused, and what it declares is never allocated", arguments: lyingHeaders)
     func lyingHeader(_ lie: LyingHeader) throws {
-        let honest = try RasterImage(width: 16, height: 16, filledWith: RGBA(red: 40, green: 90, blue: 160)).pngData()
-        let header = Self.chunk("IHDR", Self.bigEndian(lie.width) + Self.bigEndian(lie.height) + [lie.depth, lie.colourType, 0, 0, 0])
-        let lying = Data(Self.signature + header) + honest.dropFirst(33)
+        let lying = try HostileImages.lyingPNG(width: lie.width, height: lie.height, depth: lie.depth, colourType: lie.colourType)
         #expect(try ImageHeader.read(lying).width == Int(lie.width), "the header reader reports what the file declares")
         // PNGCodec goes straight to libpng, which checks the size it reads itself.
         let refusals = [
@@ -81,23 +80,5 @@ struct HostilePNGTests {
         } catch {
             #expect(error.description.contains("CRC error"), "\(error)")
         }
-    }
-
-    /// One PNG chunk: length, type, data and CRC.
-    static func chunk(_ type: String, _ data: [UInt8], declaredLength: UInt32? = nil) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return bigEndian(declaredLength ?? UInt32(data.count)) + body + bigEndian(crc32(body))
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-
-    /// The CRC-32 PNG chunks end with.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

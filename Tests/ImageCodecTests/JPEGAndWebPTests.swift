@@ -9,7 +9,7 @@ import Testing
 struct JPEGAndWebPTests {
     /// An opaque image with smooth gradients, as a photo or a map tile has, so that lossy
     /// formats keep it closely. Not square, so that width and height cannot be swapped unseen.
-    static let opaque = TestPictures.gradient(width: 300, height: 200, alpha: { _, _ in 255 })
+    static let opaque = TestPictures.gradient(width: 300, height: 200)
 
     /// The same with an alpha ramp: fully transparent at the left edge, opaque at the right.
     static let translucent = TestPictures.gradient(width: 300, height: 200, alpha: { x, _ in UInt8(x * 255 / 299) })

@@ -2,9 +2,10 @@ import Foundation
 import ImageCodec
 
 /// Pictures to encode, and ways to compare what comes back.
-enum TestPictures {
-    /// Smooth red, green and blue ramps across, down and diagonally, with `alpha` per pixel.
-    static func gradient(width: Int, height: Int, alpha: (Int, Int) -> UInt8) -> RasterImage {
+public enum TestPictures {
+    /// Smooth red, green and blue ramps across, down and diagonally, with `alpha` per pixel
+    /// (opaque by default): a picture lossy formats keep closely, as they do photos and maps.
+    public static func gradient(width: Int, height: Int, alpha: (Int, Int) -> UInt8 = { _, _ in 255 }) -> RasterImage {
         var words = [UInt32]()
         words.reserveCapacity(width * height)
         for y in 0..<height {
@@ -19,7 +20,7 @@ enum TestPictures {
     }
 
     /// An opaque image in greys: each pixel's green channel, everywhere.
-    static func grey(_ image: RasterImage) -> RasterImage {
+    public static func grey(_ image: RasterImage) -> RasterImage {
         var words = [UInt32]()
         image.withRows { _, row in
             words += row.map { word in
@@ -31,7 +32,7 @@ enum TestPictures {
     }
 
     /// The largest difference in any channel of any pixel, colours compared with straight alpha.
-    static func largestChannelDifference(_ image: RasterImage, _ other: RasterImage) -> Int {
+    public static func largestChannelDifference(_ image: RasterImage, _ other: RasterImage) -> Int {
         precondition(image.width == other.width && image.height == other.height, "the images differ in size")
         var worst = 0
         for y in 0..<image.height {
@@ -43,7 +44,7 @@ enum TestPictures {
     }
 
     /// The type of a WebP file's first chunk: "VP8 ", "VP8L" or "VP8X".
-    static func firstChunk(ofWebP data: Data) -> String {
+    public static func firstChunk(ofWebP data: Data) -> String {
         String(decoding: data.dropFirst(12).prefix(4), as: UTF8.self)
     }
 }
