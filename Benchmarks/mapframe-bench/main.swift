@@ -68,7 +68,7 @@ let iterations = 300
 // Baseline: decode the frame's tiles from their PNG bytes, and encode one frame.
 let firstFrame = renderer.render(scene, source: source, tiles: store)
 let reader = try MBTilesCache(openingExisting: cachePath)
-let tileBytes = try firstFrame.geometry.tilePlacements(in: source.zoomRange).map { try reader.tileData(for: $0.tile)! }
+let tileBytes = try firstFrame.geometry.tilePlacements(in: source.tileGrid).map { try reader.tileData(for: $0.tile)! }
 let decodeAndEncode = try medianMilliseconds(iterations: iterations) {
     for bytes in tileBytes { _ = try PNGCodec.decode(bytes) }
     _ = try firstFrame.canvas.pngData(opaque: true)

@@ -67,11 +67,13 @@ final class TileService: Sendable {
         remembered(EncodedKey(style: style, tile: TileID(z: z, x: x, y: y), retina: false, routeID: nil))
     }
 
-    /// A base tile as the source serves it, in its own format, through memory, the cache and the upstream.
+    /// A base tile through memory, the cache and the upstream: the source's own tile, in its own
+    /// format, where the address is one (`TileAddress.isSourceTile`), else drawn as PNG from the
+    /// source's tiles that cover it.
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
         if let image = remembered(key) { return image }
-        if address.retina {
+        guard address.isSourceTile else {
             return try await renderTile(address, route: nil, key: key)
         }
         let store = try await pipeline.store(for: address.source)

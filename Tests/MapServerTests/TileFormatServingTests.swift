@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
+import MapServer
 import Testing
 import TileStore
 import UpstreamSimulator
@@ -62,5 +63,59 @@ import UpstreamSimulator
                 #expect(try ImageHeader.read(reply.body).format == .png, "\(path)")
             }
         }
+    }
+
+    /// A style of 512 px tiles from `upstream`, each one JPEG of one colour (`LargeTiles.colour`).
+    static func withLargeTileSource(_ body: (TestServer, UpstreamSimulator) async throws -> Void) async throws {
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        upstream.setDefaultHandler { path in
+            guard let tile = tileID(atUpstreamPath: path),
+                  let jpeg = try? TestImageEncoder.jpeg(RasterImage(width: 512, height: 512, filledWith: LargeTiles.colour(tile)))
+            else { return nil }
+            return .image(jpeg, contentType: "image/jpeg", headers: [("Cache-Control", "max-age=600")])
+        }
+        let json = #"{"name": "aerial", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "tileSize": 512, "attribution": "Test upstream"}"#
+        let source = try TileSource(json: Data(json.utf8), documentName: "aerial.json")
+        try await TestServer.with({
+            $0.catalog = StyleCatalog(sources: ["aerial": source])
+            $0.fetchPolicy = Fixtures.impatientFetching
+        }) { server in try await body(server, upstream) }
+    }
+
+    @Test("a 512 px source's tile z/x/y is the @2x tile z/x/y, sent as it is stored")
+    func largeSourceRetinaTileIsItsOwnTile() async throws {
+        try await Self.withLargeTileSource { server, upstream in
+            let reply = try await server.get(Fixtures.tilePath(Self.tile, style: "aerial", retina: true))
+            #expect(reply.status == 200, "\(reply)")
+            #expect(reply.header("Content-Type") == "image/jpeg")
+            #expect(upstream.requests.map(\.path) == [upstreamPath(Self.tile)], "only that tile is fetched")
+            let image = try ImageDecoder.decode(reply.body)
+            #expect(image.width == 512 && image.height == 512)
+            #expect(image.pixel(x: 256, y: 256).maxChannelDifference(to: LargeTiles.colour(Self.tile)) <= 3)
+        }
+    }
+
+    @Test("a 512 px source's 1x tile is drawn, as PNG, from the quarter of its tile one zoom shallower")
+    func largeSourceTileIsDrawnFromItsParent() async throws {
+        try await Self.withLargeTileSource { server, upstream in
+            let reply = try await server.get(Fixtures.tilePath(Self.tile, style: "aerial"))
+            #expect(reply.status == 200, "\(reply)")
+            #expect(reply.header("Content-Type") == "image/png")
+            #expect(reply.header("X-MapFrame-Placeholder") == nil)
+            let parent = TileID(z: 15, x: Self.tile.x / 2, y: Self.tile.y / 2)
+            #expect(upstream.requests.map(\.path) == [upstreamPath(parent)], "only its parent is fetched")
+            let image = try reply.image()
+            #expect(image.width == 256 && image.height == 256)
+            #expect(image.pixel(x: 0, y: 0).maxChannelDifference(to: LargeTiles.colour(parent)) <= 3)
+            #expect(image.pixel(x: 255, y: 255).maxChannelDifference(to: LargeTiles.colour(parent)) <= 3)
+        }
+    }
+}
+
+/// The colours of the 512 px test source's tiles: one per tile, never grey.
+enum LargeTiles {
+    static func colour(_ tile: TileID) -> RGBA {
+        RGBA(red: UInt8(truncatingIfNeeded: tile.x * 40 + 20), green: UInt8(truncatingIfNeeded: tile.y * 60 + 10), blue: UInt8(truncatingIfNeeded: tile.z * 13))
     }
 }
