@@ -17,18 +17,25 @@ struct TileFormatTests {
     struct Encoding: Sendable, CustomTestStringConvertible {
         let testDescription: String
         let contentType: String
+        /// MBTiles' name for the format.
+        let mbtilesFormat: String
         let tolerance: Int
         let encode: @Sendable (RasterImage) throws -> Data
     }
 
     static let encodings = [
-        Encoding(testDescription: "baseline JPEG", contentType: "image/jpeg", tolerance: 12) { try TestImageEncoder.jpeg($0) },
-        Encoding(testDescription: "progressive JPEG", contentType: "image/jpeg", tolerance: 12) { try TestImageEncoder.jpeg($0, kind: .progressive) },
-        Encoding(testDescription: "lossy WebP", contentType: "image/webp", tolerance: 12) { try TestImageEncoder.webp($0, lossless: false, quality: 90) },
-        Encoding(testDescription: "lossless WebP", contentType: "image/webp", tolerance: 0) { try TestImageEncoder.webp($0, lossless: true) },
+        Encoding(testDescription: "PNG", contentType: "image/png", mbtilesFormat: "png", tolerance: 0) { try $0.pngData() },
+        Encoding(testDescription: "baseline JPEG", contentType: "image/jpeg", mbtilesFormat: "jpg", tolerance: 12) { try TestImageEncoder.jpeg($0) },
+        Encoding(testDescription: "progressive JPEG", contentType: "image/jpeg", mbtilesFormat: "jpg", tolerance: 12) {
+            try TestImageEncoder.jpeg($0, kind: .progressive)
+        },
+        Encoding(testDescription: "lossy WebP", contentType: "image/webp", mbtilesFormat: "webp", tolerance: 12) {
+            try TestImageEncoder.webp($0, lossless: false, quality: 90)
+        },
+        Encoding(testDescription: "lossless WebP", contentType: "image/webp", mbtilesFormat: "webp", tolerance: 0) { try TestImageEncoder.webp($0, lossless: true) },
     ]
 
-    @Test("a JPEG or WebP tile is fetched, stored byte for byte and drawn", arguments: encodings)
+    @Test("a PNG, JPEG or WebP tile is fetched, stored byte for byte and drawn", arguments: encodings)
     func fetchedAndDrawn(_ encoding: Encoding) async throws {
         let world = try UpstreamWorld()
         let bytes = try encoding.encode(Self.picture)
@@ -38,6 +45,15 @@ struct TileFormatTests {
         let image = try #require(world.store.tile(Self.tile).image, "the stored tile should be drawn")
         let worst = TestPictures.largestChannelDifference(image, Self.picture)
         #expect(worst <= encoding.tolerance, "a channel differs by \(worst)")
+    }
+
+    @Test("the cache's MBTiles metadata names the format of the tiles stored", arguments: encodings)
+    func metadataNamesTheFormat(_ encoding: Encoding) async throws {
+        let world = try UpstreamWorld()
+        world.upstream.setResponse(.image(try encoding.encode(Self.picture), contentType: encoding.contentType), for: upstreamPath(Self.tile))
+        #expect(await world.store.fill(Self.tile) == .fetched)
+        try world.store.flush()
+        #expect(try RawSQLite.query(world.cachePath, "SELECT value FROM metadata WHERE name = 'format'") == [[encoding.mbtilesFormat]])
     }
 
     @Test("the bytes decide the format, not the Content-Type")
