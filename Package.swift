@@ -139,7 +139,11 @@ let package = Package(
             dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry", "TileStore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",
