@@ -113,7 +113,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times.
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
