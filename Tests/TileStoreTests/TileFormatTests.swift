@@ -56,6 +56,20 @@ struct TileFormatTests {
         #expect(try RawSQLite.query(world.cachePath, "SELECT value FROM metadata WHERE name = 'format'") == [[encoding.mbtilesFormat]])
     }
 
+    @Test("cache verification passes JPEG and WebP tiles and names a truncated one")
+    func verification() throws {
+        try withTemporaryDirectory { directory in
+            let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("formats.mbtiles").path)
+            let jpeg = TileID(z: 3, x: 1, y: 1), webp = TileID(z: 3, x: 2, y: 1), cut = TileID(z: 3, x: 3, y: 1)
+            try cache.store(try TestImageEncoder.jpeg(Self.picture), for: jpeg)
+            try cache.store(try TestImageEncoder.webp(Self.picture, lossless: false), for: webp)
+            try cache.store(HostileImages.truncated(try TestImageEncoder.jpeg(Self.picture)), for: cut)
+            let corrupt = try cache.corruptTiles(checkingWith: TileDecoder(tileSize: 256), delete: false)
+            #expect(corrupt.map(\.tile) == [cut])
+            #expect(corrupt.first?.reason.contains("Premature end of JPEG file") == true, "\(corrupt)")
+        }
+    }
+
     @Test("the bytes decide the format, not the Content-Type")
     func bytesDecide() async throws {
         let world = try UpstreamWorld()
