@@ -38,14 +38,20 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // libpng reports errors with longjmp, which Swift cannot cross, so the codec lives in C.
+        // The JPEG and WebP codecs are thin C wrappers of the same shape: each checks the size the
+        // library reads from the header before it allocates the pixels.
         .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        .target(name: "CJPEGCodec", dependencies: ["CTurboJPEG"]),
+        .target(name: "CWebPCodec", dependencies: ["CLibWebP"]),
         // curl_easy_setopt is variadic, which Swift cannot call; typed wrappers live in C.
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         .target(name: "MapGeometry", swiftSettings: swiftSettings),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
-        .target(name: "ImageCodec", dependencies: ["CPNGCodec"], swiftSettings: swiftSettings),
+        .target(name: "ImageCodec", dependencies: ["CPNGCodec", "CJPEGCodec", "CWebPCodec"], swiftSettings: swiftSettings),
         // The built-in tile source definitions, compiled into the binary from Styles/*.json.
         .target(
             name: "BuiltinStyles",
@@ -107,16 +113,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times.
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
 
         // Helpers shared by the test targets: child processes and their environment, temporary
-        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths and the
-        // mapframe binary.
-        .target(name: "MapFrameTestSupport", dependencies: ["MapGeometry"], path: "Tests/Support", swiftSettings: swiftSettings),
+        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
+        // mapframe binary, and JPEG and WebP encoders for images in the formats MapFrame only decodes.
+        .target(
+            name: "MapFrameTestSupport", dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP"], path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TileStoreTests",
@@ -129,7 +140,11 @@ let package = Package(
             dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CLITests", dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry", "TileStore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",

@@ -30,6 +30,6 @@ let package = Package(
         fuzzer("fuzz-geocoder-xml", ["Screens"]),
         fuzzer("fuzz-photos-xml", ["Screens"]),
         fuzzer("fuzz-geojson", ["Screens"]),
-        fuzzer("fuzz-png", ["ImageCodec"]),
+        fuzzer("fuzz-image", ["ImageCodec"]),
     ]
 )

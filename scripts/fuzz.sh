@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene script json journey-xml gpx geocoder-xml photos-xml geojson png"
+all_targets="scene script json journey-xml gpx geocoder-xml photos-xml geojson image"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,14 +29,14 @@ bin="$fuzz/.build/release"
 max_len() {
   case $1 in
     scene | script | json | geojson) echo 4096 ;;
-    png) echo 16384 ;;
+    image) echo 16384 ;;
     *) echo 8192 ;;
   esac
 }
 
 dictionary() {
   case $1 in
-    png) echo "$fuzz/Dictionaries/png.dict" ;;
+    image) echo "$fuzz/Dictionaries/image.dict" ;;
     scene | script | json | geojson) echo "$fuzz/Dictionaries/json.dict" ;;
     *) echo "$fuzz/Dictionaries/xml.dict" ;;
   esac
@@ -62,8 +62,8 @@ fi
 # SwiftPM's --sanitize options instrument the C targets and leave libFuzzer's main alone, but
 # they pass swiftc two -sanitize flags, of which swiftc keeps only the last, so the Swift code
 # got coverage or ASan, never both; the -Xswiftc flag comes after them and asks for both.
-# libpng and libxml2 are Debian's builds and are not instrumented, so their insides give the
-# fuzzer no coverage.
+# libpng, libjpeg-turbo, libwebp and libxml2 are Debian's builds and are not instrumented, so
+# their insides give the fuzzer no coverage.
 echo "Building the fuzz targets (release, libFuzzer and address sanitizer) in Fuzz/.build"
 # gold warns once per target that it cannot export an ASan-internal symbol; that is harmless.
 "$SWIFT" build -c release --package-path "$fuzz" --scratch-path "$fuzz/.build" \

@@ -10,6 +10,8 @@ packages=(
   pkg-config
   libcairo2-dev      # drawing
   libpng-dev         # PNG decode and encode
+  libturbojpeg0-dev  # JPEG tiles (libjpeg-turbo)
+  libwebp-dev        # WebP tiles
   libsqlite3-dev     # the MBTiles cache
   libcurl4-openssl-dev  # fetching tiles upstream
   libxml2-dev        # CycleStreets XML and GPX

@@ -4,6 +4,7 @@ import FixtureTiles
 import Foundation
 import FramePipeline
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import TileStore
@@ -68,7 +69,7 @@ let iterations = 300
 // Baseline: decode the frame's tiles from their PNG bytes, and encode one frame.
 let firstFrame = renderer.render(scene, source: source, tiles: store)
 let reader = try MBTilesCache(openingExisting: cachePath)
-let tileBytes = try firstFrame.geometry.tilePlacements(in: source.zoomRange).map { try reader.tileData(for: $0.tile)! }
+let tileBytes = try firstFrame.geometry.tilePlacements(in: source.tileGrid).map { try reader.tileData(for: $0.tile)! }
 let decodeAndEncode = try medianMilliseconds(iterations: iterations) {
     for bytes in tileBytes { _ = try PNGCodec.decode(bytes) }
     _ = try firstFrame.canvas.pngData(opaque: true)
@@ -122,4 +123,32 @@ let encodeMedians = encodeSamples.map { $0.sorted()[$0.count / 2] }
 for ((label, options), median) in zip(candidates, encodeMedians) {
     let size = try firstFrame.canvas.pngData(opaque: true, options: options).count
     report("  \(label), \(size / 1024) KiB", median, baseline: encodeMedians[0], unit: "default")
+}
+
+// The frame's tiles in each format a tile may come in, decoded through the one entry point.
+// Round after round, each format decodes every tile once, so that load from elsewhere on the
+// machine falls on all of them alike.
+let decodedTiles = try tileBytes.map { try PNGCodec.decode($0) }
+let formats: [(String, [Data])] = [
+    ("PNG (the fixture tiles)", tileBytes),
+    ("JPEG, quality 85", try decodedTiles.map { try TestImageEncoder.jpeg($0, quality: 85) }),
+    ("WebP lossy, quality 80", try decodedTiles.map { try TestImageEncoder.webp($0, lossless: false, quality: 80) }),
+    ("WebP lossless", try decodedTiles.map { try TestImageEncoder.webp($0, lossless: true) }),
+]
+var decodeSamples = Array(repeating: [Double](), count: formats.count)
+for round in 0..<(iterations + 10) {
+    for (index, (_, tiles)) in formats.enumerated() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for bytes in tiles { _ = try ImageDecoder.decode(bytes) }
+        // The first rounds warm up.
+        if round >= 10 {
+            decodeSamples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000 / Double(tiles.count))
+        }
+    }
+}
+let decodeMedians = decodeSamples.map { $0.sorted()[$0.count / 2] }
+print("Decoding one 256 px tile, by format (the frame's \(tileBytes.count) tiles; ratios against PNG, timed in turn with it):")
+for ((label, tiles), median) in zip(formats, decodeMedians) {
+    let kibibytes = Double(tiles.reduce(0) { $0 + $1.count }) / Double(tiles.count) / 1024
+    report("  \(label), \(String(format: "%.1f", kibibytes)) KiB", median, baseline: decodeMedians[0], unit: "PNG")
 }

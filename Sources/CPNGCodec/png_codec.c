@@ -13,7 +13,7 @@ static void copy_message(char *error, size_t error_size, const char *message) {
     snprintf(error, error_size, "%s", message ? message : "unknown libpng error");
 }
 
-int mf_png_has_signature(const uint8_t *data, size_t length) {
+static int has_signature(const uint8_t *data, size_t length) {
     return length >= 8 && png_sig_cmp((png_const_bytep)data, 0, 8) == 0;
 }
 
@@ -42,44 +42,101 @@ static int check_chunk_lengths(const uint8_t *data, size_t length, char *error, 
     return 0;
 }
 
-int mf_png_decode(const uint8_t *data, size_t length,
+struct error_context {
+    jmp_buf jump;
+    char *error;
+    size_t error_size;
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    struct error_context *context = png_get_error_ptr(png);
+    copy_message(context->error, context->error_size, message);
+    longjmp(context->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+// The bytes libpng has yet to read.
+struct input_buffer {
+    const uint8_t *bytes;
+    size_t left;
+};
+
+static void read_from_buffer(png_structp png, png_bytep data, png_size_t length) {
+    struct input_buffer *in = png_get_io_ptr(png);
+    if (length > in->left) png_error(png, "the PNG ends in the middle of a chunk");
+    memcpy(data, in->bytes, length);
+    in->bytes += length;
+    in->left -= length;
+}
+
+// Decoded with libpng's own transforms rather than its simplified API, whose 16-bit to 8-bit
+// conversion garbles interlaced images (libpng 1.6.39; pnggroup/libpng issue 853).
+int mf_png_decode(const uint8_t *data, size_t length, int max_side,
                   uint8_t **pixels, int *width, int *height,
                   char *error, size_t error_size) {
     *pixels = NULL;
-    if (!mf_png_has_signature(data, length)) {
+    if (!has_signature(data, length)) {
         copy_message(error, error_size, "not a PNG (bad signature)");
         return -1;
     }
     if (check_chunk_lengths(data, length, error, error_size) != 0) return -1;
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, length)) {
-        copy_message(error, error_size, image.message);
-        png_image_free(&image);
+    struct error_context context;
+    context.error = error;
+    context.error_size = error_size;
+    struct input_buffer in = {data, length};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        copy_message(error, error_size, "could not create the PNG reader");
+        png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
-    if (image.width == 0 || image.height == 0 || image.width > 8192 || image.height > 8192) {
-        copy_message(error, error_size, "PNG dimensions outside 1...8192");
-        png_image_free(&image);
-        return -1;
-    }
-    // BGRA bytes are Cairo's ARGB32 on little-endian machines.
-    image.format = PNG_FORMAT_BGRA;
-    size_t stride = (size_t)image.width * 4;
-    uint8_t *buffer = malloc(stride * image.height);
-    if (buffer == NULL) {
-        copy_message(error, error_size, "out of memory");
-        png_image_free(&image);
-        return -1;
-    }
-    if (!png_image_finish_read(&image, NULL, buffer, (png_int_32)stride, NULL)) {
-        copy_message(error, error_size, image.message);
+    // Set between setjmp and a longjmp, so volatile: what to free when libpng gives up.
+    uint8_t *volatile buffer = NULL;
+    png_bytep *volatile rows = NULL;
+    if (setjmp(context.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(rows);
         free(buffer);
-        png_image_free(&image);
         return -1;
     }
-    size_t count = (size_t)image.width * image.height;
+    png_set_read_fn(png, &in, read_from_buffer);
+    png_read_info(png, info);
+    png_uint_32 image_width = png_get_image_width(png, info), image_height = png_get_image_height(png, info);
+    if (image_width == 0 || image_height == 0 || image_width > (png_uint_32)max_side || image_height > (png_uint_32)max_side) {
+        if (error_size > 0) {
+            snprintf(error, error_size, "the PNG is %ux%u pixels; at most %dx%d are decoded",
+                     (unsigned)image_width, (unsigned)image_height, max_side, max_side);
+        }
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    // Every colour type and depth becomes 8-bit BGRA, Cairo's ARGB32 on little-endian machines:
+    // palettes and greys under 8 bits are expanded, tRNS becomes alpha, 16-bit samples are
+    // rounded to 8, grey becomes RGB, and an image without alpha gets an opaque one.
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_bgr(png);
+    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    // Samples are sRGB, unless a gAMA chunk says otherwise; then they are brought to sRGB.
+    png_set_gamma(png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    size_t stride = (size_t)image_width * 4;
+    if (png_get_rowbytes(png, info) != stride) png_error(png, "libpng did not give 4 bytes a pixel");
+    buffer = malloc(stride * image_height);
+    rows = malloc(sizeof(png_bytep) * image_height);
+    if (buffer == NULL || rows == NULL) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < image_height; y++) rows[y] = buffer + y * stride;
+    png_read_image(png, rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+    size_t count = (size_t)image_width * image_height;
     for (size_t i = 0; i < count; i++) {
         uint8_t *p = buffer + i * 4;
         unsigned alpha = p[3];
@@ -89,8 +146,8 @@ int mf_png_decode(const uint8_t *data, size_t length,
         p[2] = (uint8_t)((p[2] * alpha + 127) / 255);
     }
     *pixels = buffer;
-    *width = (int)image.width;
-    *height = (int)image.height;
+    *width = (int)image_width;
+    *height = (int)image_height;
     return 0;
 }
 
@@ -119,23 +176,6 @@ static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) 
 }
 
 static void flush_nothing(png_structp png) { (void)png; }
-
-struct error_context {
-    jmp_buf jump;
-    char *error;
-    size_t error_size;
-};
-
-static void on_error(png_structp png, png_const_charp message) {
-    struct error_context *context = png_get_error_ptr(png);
-    copy_message(context->error, context->error_size, message);
-    longjmp(context->jump, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
 
 // Converts one row of premultiplied native-endian ARGB32 to RGB or straight-alpha RGBA bytes.
 static void convert_row(const uint32_t *source, uint8_t *target, int width, int opaque) {

@@ -107,7 +107,7 @@ public final class FramePipeline: Sendable {
         }
         let store = try await store(for: source)
         let geometry = geometry ?? FrameRenderer.geometry(for: scene, source: source)
-        let fills = await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store)
+        let fills = await fill(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
         let renderers = renderers
         let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
             let started = ContinuousClock.now

@@ -48,28 +48,9 @@ public struct PNGEncodingOptions: Hashable, Sendable {
 
 /// PNG decoding and encoding through libpng.
 public enum PNGCodec {
-    /// Whether the bytes start with the PNG signature.
-    public static func hasSignature(_ data: Data) -> Bool {
-        data.withUnsafeBytes { bytes in
-            mf_png_has_signature(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) != 0
-        }
-    }
-
-    /// Decodes PNG bytes into premultiplied ARGB32 pixels.
+    /// Decodes PNG bytes into premultiplied ARGB32 pixels; `ImageDecoder.decode` reads any format.
     public static func decode(_ data: Data) throws(ImageCodecError) -> RasterImage {
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { bytes in
-            mf_png_decode(
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                &pixels, &width, &height, &message, message.count
-            )
-        }
-        guard status == 0, let pixels else {
-            throw ImageCodecError(cMessage: message)
-        }
-        return RasterImage(owningMallocedPixels: UnsafeMutableRawPointer(pixels), width: Int(width), height: Int(height), stride: Int(width) * 4)
+        try ImageDecoder.decode(data, maxSide: ImageDecoder.largestSide, with: mf_png_decode)
     }
 
     /// Encodes premultiplied ARGB32 pixels. `opaque` writes RGB and drops alpha.

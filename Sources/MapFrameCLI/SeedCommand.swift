@@ -57,18 +57,22 @@ struct SeedCommand: AsyncParsableCommand {
         guard outOfRange.isEmpty else {
             throw InputError(description: "--zoom: \(outOfRange.first!) is outside the \(style) style's zoom range \(source.zoomRange)")
         }
-        let count = zoom.levels.reduce(0) { $0 + TileID.covering(bbox.bounds, zoom: $1).count }
+        // The source's tiles that draw those zooms: for 512 px tiles, one zoom shallower.
+        let tileZooms = Set(zoom.levels.map { source.tileGrid.tileZoom(forDeviceZoom: Double($0)) }).sorted()
+        let count = tileZooms.reduce(0) { $0 + TileID.covering(bbox.bounds, zoom: $1).count }
         guard count <= Self.maxTiles else {
             throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
         }
-        let tiles = zoom.levels.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
+        let tiles = tileZooms.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
         let cachePath = cacheOptions.location.path(for: source.name)
         if dryRun {
             // Counting writes nothing: a cache that does not exist yet holds no fresh tiles.
             let fresh = FileManager.default.fileExists(atPath: cachePath)
                 ? try await cacheOptions.withPipeline(fetching: false) { try await $0.store(for: source).freshTileCount(in: Array(tiles)) }
                 : 0
-            print("\(style): \(count) tiles at zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound); \(fresh) cached and fresh, \(count - fresh) to fetch")
+            let forMapZooms = source.tileGrid.zoomOffset > 0
+                ? " (\(source.tileSize) px tiles, for map zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound))" : ""
+            print("\(style): \(count) tiles at zoom \(tileZooms.first!)-\(tileZooms.last!)\(forMapZooms); \(fresh) cached and fresh, \(count - fresh) to fetch")
             return
         }
         // Seeding is how a cache file comes to be, so a --cache file is created here if missing.

@@ -72,16 +72,11 @@ public struct FrameGeometry: Sendable {
         )
     }
 
-    /// The tile zoom to draw: the deepest whole zoom not beyond the device zoom, limited to `zoomRange`.
-    public func tileZoom(in zoomRange: ZoomRange) -> Int {
-        let wanted = Int((deviceZoom + 1e-9).rounded(.down))
-        return min(max(wanted, zoomRange.min), zoomRange.max)
-    }
-
-    /// The tiles that cover the frame, with the device-pixel square each one fills.
+    /// The tiles of `grid` that cover the frame, with the device-pixel square each one fills.
     /// Columns wrap around the antimeridian; rows beyond the poles are left out (drawn as background).
-    public func tilePlacements(in zoomRange: ZoomRange) -> [TilePlacement] {
-        let tileZoom = tileZoom(in: zoomRange)
+    public func tilePlacements(in grid: TileGrid) -> [TilePlacement] {
+        let tileZoom = grid.tileZoom(forDeviceZoom: deviceZoom)
+        // A tile of zoom t covers 1/2^t of the world across, whatever its pixel count.
         let tileSide = WebMercator.tileSize * pow(2, deviceZoom - Double(tileZoom))
         let tilesPerSide = TileID.tilesPerSide(zoom: tileZoom)
         let firstColumn = Int((origin.x / tileSide).rounded(.down))

@@ -12,15 +12,15 @@ extension TileStore: TileProviding {}
 /// (`PlaceholderTilePainter`), and the tile is reported.
 public final class BasemapPainter: OverlayPainter {
     private let tiles: TileProviding
-    private let zoomRange: ZoomRange
+    private let grid: TileGrid
     /// The tiles that could not be drawn, filled in by `draw`.
     public private(set) var missingTiles: [MissingTile] = []
     /// How many tiles the frame needed.
     public private(set) var tileCount = 0
 
-    public init(tiles: TileProviding, zoomRange: ZoomRange) {
+    public init(tiles: TileProviding, grid: TileGrid) {
         self.tiles = tiles
-        self.zoomRange = zoomRange
+        self.grid = grid
     }
 
     /// The tiles are the map itself, not elements on it.
@@ -29,7 +29,7 @@ public final class BasemapPainter: OverlayPainter {
     public func draw(in context: DrawingContext) {
         // Rows beyond the poles have no tiles; the placeholder covers them and any missing tile.
         PlaceholderTilePainter().draw(in: context)
-        let placements = context.frame.tilePlacements(in: zoomRange)
+        let placements = context.frame.tilePlacements(in: grid)
         tileCount = placements.count
         missingTiles = []
         for placement in placements {

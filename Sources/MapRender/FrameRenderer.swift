@@ -83,7 +83,7 @@ public final class FrameRenderer {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         let context = DrawingContext(canvas: canvas, frame: geometry, theme: theme, sprites: sprites)
-        let basemap = BasemapPainter(tiles: tiles, zoomRange: source.zoomRange)
+        let basemap = BasemapPainter(tiles: tiles, grid: source.tileGrid)
         basemap.draw(in: context)
         for painter in overlays { painter.draw(in: context) }
         return RenderedFrame(canvas: canvas, geometry: geometry, tileCount: basemap.tileCount, missingTiles: basemap.missingTiles)

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ImageCodec
 import TileStore
 
 /// An image ready to send, with what the HTTP caching headers need. A class, so that handing one
 /// out of the memory cache costs a single reference count.
 final class EncodedImage: Sendable {
-    /// The PNG bytes as the response body; built once, shared by every answer without copying.
+    /// The image's bytes as the response body; built once, shared by every answer without copying.
     let body: ByteBuffer
     /// A strong validator: a hash of the bytes.
     let etag: String
@@ -23,13 +24,15 @@ final class EncodedImage: Sendable {
     /// `http1Head` for a 304 answer: without the length.
     let http1NotModifiedHead: ByteBuffer
 
-    init(data: Data, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
+    /// - Parameter format: what the bytes are, for `Content-Type`: a stored tile's own format,
+    ///   PNG for anything drawn.
+    init(data: Data, format: ImageHeader.Format, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
         body = ByteBuffer(bytes: data)
         etag = EncodedImage.strongETag(of: data)
         self.maxAge = maxAge
         self.lastModified = lastModified
         self.isPlaceholder = isPlaceholder
-        var fields: HTTPFields = [.contentType: "image/png", .eTag: etag]
+        var fields: HTTPFields = [.contentType: format.mimeType, .eTag: etag]
         fields[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
         if let lastModified { fields[.lastModified] = HTTPDate.format(lastModified) }
         if isPlaceholder { fields[EncodedImage.placeholderHeader] = "true" }

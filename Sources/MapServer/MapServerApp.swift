@@ -106,7 +106,8 @@ public final class MapServerApp: Sendable {
         }
         router.get("/tiles/:style/:z/:x/:y") { request, context in
             let address = try self.tileAddress(context)
-            // An @2x tile is drawn from deeper tiles, and comes back as a placeholder when they are missing.
+            // A tile that is not one of the source's own (@2x of 256 px tiles, 1x of 512 px ones) is
+            // drawn from those that cover it, and comes back as a placeholder when they are missing.
             let image = try await self.tiles.baseTile(address)
             if let image, !image.isPlaceholder { return self.imageResponse(image, request: request) }
             guard self.configuration.missingTileAnswer == .placeholder else {

@@ -31,6 +31,16 @@ struct TileAddress: Hashable, Sendable {
         self.retina = retina
     }
 
+    /// Whether this address's pixels are exactly one of the source's tiles, the one of the same
+    /// z/x/y, so that the stored tile is the answer as it is: a 256 px source's tiles at 1x, and
+    /// a 512 px source's at @2x (its tile z/x/y covers map tile z/x/y with 512 pixels). Any other
+    /// address is drawn from the source's tiles that cover it.
+    var isSourceTile: Bool {
+        let side = Int(WebMercator.tileSize) * (retina ? 2 : 1)
+        let deviceZoom = Double(tile.z) + (retina ? 1 : 0)
+        return source.tileSize == side && source.tileGrid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
+    }
+
     private static func number(_ text: String, name: String, limit: Int) throws(HTTPProblem) -> Int {
         guard !text.isEmpty, text.count <= 10, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text) else {
             throw .badRequest("\(name): '\(text.prefix(20))' is not a whole number")

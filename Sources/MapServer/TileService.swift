@@ -67,20 +67,22 @@ final class TileService: Sendable {
         remembered(EncodedKey(style: style, tile: TileID(z: z, x: x, y: y), retina: false, routeID: nil))
     }
 
-    /// A base tile as the source serves it, through memory, the cache and the upstream.
+    /// A base tile through memory, the cache and the upstream: the source's own tile, in its own
+    /// format, where the address is one (`TileAddress.isSourceTile`), else drawn as PNG from the
+    /// source's tiles that cover it.
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
         if let image = remembered(key) { return image }
-        if address.retina {
+        guard address.isSourceTile else {
             return try await renderTile(address, route: nil, key: key)
         }
         let store = try await pipeline.store(for: address.source)
         let fill = await pipeline.fill(address.tile, in: store)
         guard let stored = try await pipeline.storedTile(address.tile, in: store) else { return nil }
         // A cache file from elsewhere may hold a tile of another size; it is never sent on.
-        guard (try? address.source.tileDecoder.checkSize(of: stored.data)) != nil else { return nil }
+        guard let header = try? address.source.tileDecoder.checkedHeader(of: stored.data) else { return nil }
         let image = EncodedImage(
-            data: stored.data, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
+            data: stored.data, format: header.format, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
         )
         if case .stale = fill {
             // A stale tile is served but not kept in memory, so the next request tries the upstream again.
@@ -115,7 +117,7 @@ final class TileService: Sendable {
     private static func greyTile(side: Int) -> EncodedImage {
         let canvas = Canvas(width: side, height: side)
         canvas.clear(to: .missingTileGrey)
-        return EncodedImage(data: (try? canvas.pngData(opaque: true)) ?? Data(), maxAge: 0, lastModified: nil, isPlaceholder: true)
+        return EncodedImage(data: (try? canvas.pngData(opaque: true)) ?? Data(), format: .png, maxAge: 0, lastModified: nil, isPlaceholder: true)
     }
 
     // MARK: - Route tiles and frames
@@ -135,10 +137,10 @@ final class TileService: Sendable {
             throw HTTPProblem.notFound("style '\(scene.style)' is not known")
         }
         let frame = try await timedRender(scene, geometry: nil)
-        return EncodedImage(data: frame.output, maxAge: 0, lastModified: nil)
+        return EncodedImage(data: frame.output, format: .png, maxAge: 0, lastModified: nil)
     }
 
-    /// Draws one 256-pixel tile (512 at @2x) of the map, with a route if given.
+    /// Draws one 256-pixel tile (512 at @2x) of the map as PNG, with a route if given.
     private func renderTile(_ address: TileAddress, route: StoredRoute?, key: EncodedKey) async throws -> EncodedImage {
         let scale = address.retina ? 2 : 1
         let viewport = Viewport(width: 256, height: 256, scale: scale)
@@ -160,10 +162,10 @@ final class TileService: Sendable {
         }
         let frame = try await timedRender(scene, geometry: geometry)
         guard frame.missingTiles.isEmpty else {
-            return EncodedImage(data: frame.output, maxAge: 0, lastModified: nil, isPlaceholder: true)
+            return EncodedImage(data: frame.output, format: .png, maxAge: 0, lastModified: nil, isPlaceholder: true)
         }
         let maxAge = frame.fills.stale > 0 ? 0 : 3600
-        let image = EncodedImage(data: frame.output, maxAge: maxAge, lastModified: nil)
+        let image = EncodedImage(data: frame.output, format: .png, maxAge: maxAge, lastModified: nil)
         if maxAge > 0 {
             remember(image, for: key)
         }

@@ -19,10 +19,10 @@ public enum TileImageError: Error, CustomStringConvertible, Sendable, Equatable 
     }
 }
 
-/// Decodes one source's tiles. Each image's header is checked against the source's tile size
-/// first, so an image of another size is refused like a corrupt one before a pixel of it is
-/// decoded: an 8192x8192 PNG can be a few kilobytes on the wire and 256 MiB decoded, and a
-/// 17x5 one would be drawn as a solid block.
+/// Decodes one source's tiles, PNG, JPEG or WebP, told apart by their bytes. Each image's header
+/// is checked against the source's tile size first, so an image of another size is refused like
+/// a corrupt one before a pixel of it is decoded: an 8192x8192 PNG can be a few kilobytes on the
+/// wire and 256 MiB decoded, and a 17x5 one would be drawn as a solid block.
 public struct TileDecoder: Hashable, Sendable {
     /// The sides a tile may have: the source's tile size, or twice it (retina tiles). Tiles
     /// are square.
@@ -34,17 +34,18 @@ public struct TileDecoder: Hashable, Sendable {
 
     /// The decoded tile, if its header shows an image of a size a tile may have.
     public func decode(_ data: Data) throws(TileImageError) -> RasterImage {
-        try checkSize(of: data)
+        try checkedHeader(of: data)
         do {
-            return try PNGCodec.decode(data)
+            return try ImageDecoder.decode(data, maxSide: allowedSides.max()!)
         } catch {
             throw .undecodable(error.description)
         }
     }
 
     /// Reads the image's header, without decoding a pixel, and refuses a size no tile has: for
-    /// bytes passed on undecoded (a server answering with a cached tile as it is).
-    public func checkSize(of data: Data) throws(TileImageError) {
+    /// bytes passed on undecoded (a server answering with a cached tile as it is, in its format).
+    @discardableResult
+    public func checkedHeader(of data: Data) throws(TileImageError) -> ImageHeader {
         let header: ImageHeader
         do {
             header = try ImageHeader.read(data)
@@ -54,6 +55,7 @@ public struct TileDecoder: Hashable, Sendable {
         guard header.width == header.height, allowedSides.contains(header.width) else {
             throw .wrongSize(width: header.width, height: header.height, allowedSides: allowedSides)
         }
+        return header
     }
 }
 

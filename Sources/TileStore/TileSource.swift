@@ -16,12 +16,16 @@ public struct TileSource: Hashable, Sendable {
     public var retinaURLTemplate: String?
     /// The environment variable holding the API key, where the source needs one.
     public var apiKeyEnvironmentVariable: String?
+    /// The map zooms the style is drawn at, as scenes and tile URLs count them. A 512 px
+    /// source's tiles are fetched one zoom shallower (see `TileGrid`).
     public var zoomRange: ZoomRange
-    /// The side of one tile in pixels.
+    /// The side of one of the source's tiles in pixels: 256, or 512.
     public var tileSize: Int
-    /// The only tile size a style may have today. Caches are checked against it, whichever
-    /// style wrote them.
+    /// A style's tile size unless it says otherwise. `mapframe cache verify`, which knows no
+    /// style, checks caches against it.
     public static let standardTileSize = 256
+    /// The tile sizes a style may have.
+    public static let tileSizes = [standardTileSize, 2 * standardTileSize]
     /// The attribution text; a "\n" splits it into lines.
     public var attribution: String
     /// The attribution the CycleStreets app showed in 2010, kept for faithful reproductions.
@@ -54,7 +58,10 @@ public struct TileSource: Hashable, Sendable {
             throw JSONFieldError(path: "maxZoom", message: "\(maxZoom) is below minZoom \(minZoom)")
         }
         zoomRange = ZoomRange(min: minZoom, max: maxZoom)
-        tileSize = try reader.integer("tileSize", in: Self.standardTileSize...Self.standardTileSize) ?? Self.standardTileSize
+        tileSize = try reader.integer("tileSize", in: 1...65_536) ?? Self.standardTileSize
+        guard Self.tileSizes.contains(tileSize) else {
+            throw JSONFieldError(path: "tileSize", value: .number(Double(tileSize)), allowed: Self.tileSizes.map(String.init).joined(separator: " or "))
+        }
         attribution = try reader.requiredString("attribution")
         legacyAttribution = try reader.string("legacyAttribution")
         subdomains = try (reader.array("subdomains") ?? []).enumerated().map { index, value throws(JSONFieldError) in
@@ -87,6 +94,11 @@ public struct TileSource: Hashable, Sendable {
             throw JSONFieldError(path: field, message: "uses {apikey} but the style has no apiKeyEnv")
         }
     }
+}
+
+extension TileSource {
+    /// Which of the source's tiles draw a map at each zoom.
+    public var tileGrid: TileGrid { TileGrid(tileSize: tileSize, zoomRange: zoomRange) }
 }
 
 /// The tile sources MapFrame knows: the built-in ones plus any the user adds.

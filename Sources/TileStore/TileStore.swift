@@ -171,7 +171,8 @@ public final class TileStore: @unchecked Sendable {
     /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
     private var usedTiles: Set<TileID> = []
     private var storesSinceCapacityCheck = 0
-    private var storedSinceFlush = false
+    /// The format of the last tile stored since the last flush, which the metadata names.
+    private var formatStoredSinceFlush: ImageHeader.Format?
 
     /// - Parameters:
     ///   - fetcher: the upstream; nil keeps the store offline (cache only).
@@ -366,7 +367,8 @@ public final class TileStore: @unchecked Sendable {
     private func store(_ data: Data, decoded image: RasterImage, freshness: TileFreshness, for id: TileID) throws(CacheError) {
         try withCache { cache throws(CacheError) in
             try cache.store(data, for: id, freshness: freshness)
-            storedSinceFlush = true
+            // The tile decoded, so its header reads.
+            formatStoredSinceFlush = try? ImageHeader.read(data).format
         }
         decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
         // The tile is stored: a purge that fails now is tried again at the next check or flush.
@@ -409,9 +411,9 @@ public final class TileStore: @unchecked Sendable {
             flushUsageLocked(cache)
             // Between checks the cache may run a few stores over its capacity; a batch ends within it.
             if storesSinceCapacityCheck > 0 { try enforceCapacity(on: cache) }
-            if storedSinceFlush {
-                try cache.refreshMetadata(name: source.title, attribution: source.attribution)
-                storedSinceFlush = false
+            if let format = formatStoredSinceFlush {
+                try cache.refreshMetadata(name: source.title, attribution: source.attribution, format: format.mbtilesName)
+                formatStoredSinceFlush = nil
             }
         }
     }
@@ -431,5 +433,16 @@ public final class TileStore: @unchecked Sendable {
         cacheLock.lock()
         defer { cacheLock.unlock() }
         return try body(cache)
+    }
+}
+
+extension ImageHeader.Format {
+    /// The name MBTiles' `format` metadata gives the format.
+    var mbtilesName: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        }
     }
 }

@@ -20,9 +20,14 @@ public struct SimulatedResponse: Sendable {
 
     /// A 200 response with `Content-Type: image/png`, unless `headers` names another Content-Type.
     public static func png(_ data: Data, headers: [(String, String)] = []) -> SimulatedResponse {
+        image(data, contentType: "image/png", headers: headers)
+    }
+
+    /// A 200 response with an image and its `contentType`, unless `headers` names another.
+    public static func image(_ data: Data, contentType: String, headers: [(String, String)] = []) -> SimulatedResponse {
         var all = headers
         if !all.contains(where: { $0.0.lowercased() == "content-type" }) {
-            all.insert(("Content-Type", "image/png"), at: 0)
+            all.insert(("Content-Type", contentType), at: 0)
         }
         return SimulatedResponse(status: 200, headers: all, body: data)
     }

@@ -137,12 +137,14 @@ extension UpstreamSimulator {
 
 extension Workspace {
     /// Writes a style file `<name>.style.json` whose tiles come from `upstream`, with `query`
-    /// after the tile path and the API key in `apiKeyEnv`; returns its path.
+    /// after the tile path, the API key in `apiKeyEnv` and tiles `tileSize` px square; returns its path.
     @discardableResult
-    func writeStyle(named name: String = "local", upstream: UpstreamSimulator, query: String = "", apiKeyEnv: String? = nil) throws -> String {
+    func writeStyle(
+        named name: String = "local", upstream: UpstreamSimulator, query: String = "", apiKeyEnv: String? = nil, tileSize: Int = 256
+    ) throws -> String {
         let key = apiKeyEnv.map { #", "apiKeyEnv": "\#($0)""# } ?? ""
         return try write(
-            #"{"name": "\#(name)", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png\#(query)", "minZoom": 0, "maxZoom": 19, "attribution": "Local"\#(key)}"#,
+            #"{"name": "\#(name)", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png\#(query)", "minZoom": 0, "maxZoom": 19, "tileSize": \#(tileSize), "attribution": "Local"\#(key)}"#,
             to: "\(name).style.json"
         )
     }

@@ -56,9 +56,9 @@ enum Places {
 extension FrameGeometry {
     /// The placement whose rectangle holds the device pixel centre (x + 0.5, y + 0.5), if any;
     /// fails when more than one does.
-    func placements(coveringPixelX x: Int, y: Int, in range: ZoomRange) -> [TilePlacement] {
+    func placements(coveringPixelX x: Int, y: Int, in grid: TileGrid) -> [TilePlacement] {
         let px = Double(x) + 0.5, py = Double(y) + 0.5
-        return tilePlacements(in: range).filter { $0.rect.minX <= px && px < $0.rect.maxX && $0.rect.minY <= py && py < $0.rect.maxY }
+        return tilePlacements(in: grid).filter { $0.rect.minX <= px && px < $0.rect.maxX && $0.rect.minY <= py && py < $0.rect.maxY }
     }
 }
 
@@ -67,7 +67,7 @@ extension FrameGeometry {
 /// formula puts under the pixel (columns wrapped into the world), and no placement lies wholly
 /// outside the frame. Pixels beyond the poles must lie in no placement.
 /// Returns a list of problems, empty when the cover is exact.
-func coverProblems(of frame: FrameGeometry, in range: ZoomRange, expectedTileZoom: Int) -> [String] {
+func coverProblems(of frame: FrameGeometry, in grid: TileGrid, expectedTileZoom: Int) -> [String] {
     var problems: [String] = []
     let width = frame.viewport.pixelWidth, height = frame.viewport.pixelHeight
     let tilesPerSide = 1 << expectedTileZoom
@@ -78,7 +78,7 @@ func coverProblems(of frame: FrameGeometry, in range: ZoomRange, expectedTileZoo
     for y in ys {
         let worldY = frame.origin.y + Double(y) + 0.5
         for x in xs {
-            let covering = frame.placements(coveringPixelX: x, y: y, in: range)
+            let covering = frame.placements(coveringPixelX: x, y: y, in: grid)
             guard worldY >= 0, worldY < worldSide else {
                 if !covering.isEmpty { problems.append("pixel (\(x), \(y)) is beyond a pole but covered by \(covering.map(\.tile))") }
                 continue
@@ -99,7 +99,7 @@ func coverProblems(of frame: FrameGeometry, in range: ZoomRange, expectedTileZoo
         }
     }
     let viewport = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
-    for placement in frame.tilePlacements(in: range) where !placement.rect.intersects(viewport) {
+    for placement in frame.tilePlacements(in: grid) where !placement.rect.intersects(viewport) {
         problems.append("\(placement.tile) at \(placement.rect) lies outside the frame")
     }
     return Array(problems.prefix(10))

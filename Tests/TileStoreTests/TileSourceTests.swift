@@ -44,6 +44,16 @@ struct TileSourceTests {
         #expect(source.retinaURLTemplate == nil && source.apiKeyEnvironmentVariable == nil)
     }
 
+    @Test("a style of 512 px tiles draws each zoom from its tiles one zoom shallower")
+    func largeTiles() throws {
+        let json = #"{"name": "aerial", "url": "https://example.org/{z}/{x}/{y}.jpg", "minZoom": 1, "maxZoom": 19, "tileSize": 512, "attribution": "Example"}"#
+        let source = try TileSource(json: Data(json.utf8), documentName: "aerial.json")
+        #expect(source.tileSize == 512)
+        #expect(source.zoomRange == ZoomRange(min: 1, max: 19), "zooms are the map's, as scenes give them")
+        #expect(source.tileGrid.tileZoomRange == ZoomRange(min: 0, max: 18))
+        #expect(source.tileDecoder.allowedSides == [512, 1024])
+    }
+
     /// A bad definition and the words its error message must contain: the field, the value
     /// and what is allowed.
     struct BadStyle: CustomTestStringConvertible, Sendable {
@@ -67,6 +77,8 @@ struct TileSourceTests {
             mustMention: ["url", "https://example.org/{z}/{y}.png", "{x}"]
         ),
         BadStyle(name: "bad name", json: #"{"name": "Plain Map", "url": "https://e.org/{z}/{x}/{y}", "attribution": "A", "minZoom": 0, "maxZoom": 1}"#, mustMention: ["name", "Plain Map", "lower-case"]),
+        BadStyle(name: "tile size 300", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 300}"#, mustMention: ["tileSize", "300", "256 or 512"]),
+        BadStyle(name: "tile size 1024", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 1024}"#, mustMention: ["tileSize", "1024", "256 or 512"]),
         BadStyle(name: "malformed JSON", json: #"{"name": "plain", "#, mustMention: ["bad.json", "malformed JSON"]),
     ]
 

@@ -14,7 +14,7 @@ public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let scene = try? SceneFile.parse(Data(bytes: bytes, count: count), name: "fuzz.json", catalog: catalog),
           let source = catalog[scene.style] else { return 0 }
     let geometry = FrameRenderer.geometry(for: scene, source: source)
-    _ = geometry.tilePlacements(in: source.zoomRange)
+    _ = geometry.tilePlacements(in: source.tileGrid)
     _ = FrameRenderer.overlaysTouch(scene, geometry: geometry, source: source)
     return 0
 }

@@ -6,9 +6,12 @@
 
 /// Decodes a PNG held in memory into premultiplied 32-bit pixels laid out as Cairo's
 /// CAIRO_FORMAT_ARGB32 (native-endian 0xAARRGGBB, stride = width * 4).
+/// Every colour type and bit depth is read, interlaced or not, with tRNS transparency.
+/// An image wider or taller than `max_side` is refused from its header, before any pixel memory
+/// is allocated.
 /// On success returns 0 and sets *pixels (free() it), *width and *height.
 /// On failure returns -1 and writes a message into error (at most error_size bytes).
-int mf_png_decode(const uint8_t *data, size_t length,
+int mf_png_decode(const uint8_t *data, size_t length, int max_side,
                   uint8_t **pixels, int *width, int *height,
                   char *error, size_t error_size);
 
@@ -21,8 +24,5 @@ int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int 
                   int zlib_level, int filters,
                   uint8_t **png, size_t *png_length,
                   char *error, size_t error_size);
-
-/// Whether `data` starts with the eight-byte PNG signature.
-int mf_png_has_signature(const uint8_t *data, size_t length);
 
 #endif

@@ -1,0 +1,61 @@
+// JPEG decode on libjpeg-turbo's TurboJPEG API. TurboJPEG keeps libjpeg's longjmp error handling
+// inside itself and reports by return value; this file keeps the size check between reading the
+// header and allocating the pixels next to the library calls, as the PNG and WebP codecs do.
+#include "jpeg_codec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <turbojpeg.h>
+
+static void copy_message(char *error, size_t error_size, const char *message) {
+    if (error_size == 0) return;
+    snprintf(error, error_size, "%s", message ? message : "unknown libjpeg-turbo error");
+}
+
+int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
+                   uint8_t **pixels, int *width, int *height,
+                   char *error, size_t error_size) {
+    *pixels = NULL;
+    tjhandle decoder = tjInitDecompress();
+    if (decoder == NULL) {
+        copy_message(error, error_size, tjGetErrorStr2(NULL));
+        return -1;
+    }
+    int image_width = 0, image_height = 0, subsampling = 0, colourspace = 0;
+    if (tjDecompressHeader3(decoder, data, (unsigned long)length, &image_width, &image_height, &subsampling, &colourspace) != 0) {
+        copy_message(error, error_size, tjGetErrorStr2(decoder));
+        tjDestroy(decoder);
+        return -1;
+    }
+    if (image_width < 1 || image_height < 1 || image_width > max_side || image_height > max_side) {
+        if (error_size > 0) {
+            snprintf(error, error_size, "the JPEG is %dx%d pixels; at most %dx%d are decoded",
+                     image_width, image_height, max_side, max_side);
+        }
+        tjDestroy(decoder);
+        return -1;
+    }
+    // BGRA bytes are Cairo's ARGB32 on little-endian machines; TurboJPEG sets alpha to 0xFF.
+    size_t stride = (size_t)image_width * 4;
+    uint8_t *buffer = malloc(stride * (size_t)image_height);
+    if (buffer == NULL) {
+        copy_message(error, error_size, "out of memory");
+        tjDestroy(decoder);
+        return -1;
+    }
+    // Stopping on a warning refuses a truncated or damaged JPEG, which libjpeg would otherwise
+    // finish in grey; limiting scans refuses a progressive JPEG of hundreds of scans, each of
+    // which costs a pass over the whole image.
+    int flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS;
+    if (tjDecompress2(decoder, data, (unsigned long)length, buffer, image_width, (int)stride, image_height, TJPF_BGRA, flags) != 0) {
+        copy_message(error, error_size, tjGetErrorStr2(decoder));
+        free(buffer);
+        tjDestroy(decoder);
+        return -1;
+    }
+    tjDestroy(decoder);
+    *pixels = buffer;
+    *width = image_width;
+    *height = image_height;
+    return 0;
+}
