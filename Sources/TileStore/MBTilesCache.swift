@@ -300,15 +300,12 @@ public final class MBTilesCache {
         try withStatement("SELECT tile_data FROM tiles WHERE \(Self.usableTileData) LIMIT 8") { query throws(CacheError) in
             while try query.step() {
                 if let data = query.data(at: 0), let header = try? ImageHeader.read(data) {
-                    return Self.mbtilesFormatNames[header.format.rawValue] ?? header.format.rawValue
+                    return header.format.mbtilesName
                 }
             }
             return nil
         }
     }
-
-    /// MBTiles' names for image formats whose name it spells differently.
-    private static let mbtilesFormatNames = ["jpeg": "jpg"]
 }
 
 /// A tileset's name and tile format, and where each was found.
@@ -356,5 +353,16 @@ private struct FileState: Equatable {
         modifiedSeconds = Int(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
         hasWriteAheadLogFile = FileManager.default.fileExists(atPath: path + "-wal")
+    }
+}
+
+extension ImageHeader.Format {
+    /// The name MBTiles' `format` metadata gives the format.
+    var mbtilesName: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        }
     }
 }

@@ -171,8 +171,8 @@ public final class TileStore: @unchecked Sendable {
     /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
     private var usedTiles: Set<TileID> = []
     private var storesSinceCapacityCheck = 0
-    /// The format of the last tile stored since the last flush, which the metadata names.
-    private var formatStoredSinceFlush: ImageHeader.Format?
+    /// Whether a tile was stored since the last flush, so the metadata needs refreshing.
+    private var storedSinceFlush = false
 
     /// - Parameters:
     ///   - fetcher: the upstream; nil keeps the store offline (cache only).
@@ -367,8 +367,7 @@ public final class TileStore: @unchecked Sendable {
     private func store(_ data: Data, decoded image: RasterImage, freshness: TileFreshness, for id: TileID) throws(CacheError) {
         try withCache { cache throws(CacheError) in
             try cache.store(data, for: id, freshness: freshness)
-            // The tile decoded, so its header reads.
-            formatStoredSinceFlush = try? ImageHeader.read(data).format
+            storedSinceFlush = true
         }
         decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
         // The tile is stored: a purge that fails now is tried again at the next check or flush.
@@ -411,9 +410,9 @@ public final class TileStore: @unchecked Sendable {
             flushUsageLocked(cache)
             // Between checks the cache may run a few stores over its capacity; a batch ends within it.
             if storesSinceCapacityCheck > 0 { try enforceCapacity(on: cache) }
-            if let format = formatStoredSinceFlush {
-                try cache.refreshMetadata(name: source.title, attribution: source.attribution, format: format.mbtilesName)
-                formatStoredSinceFlush = nil
+            if storedSinceFlush {
+                try cache.refreshMetadata(name: source.title, attribution: source.attribution)
+                storedSinceFlush = false
             }
         }
     }
@@ -433,16 +432,5 @@ public final class TileStore: @unchecked Sendable {
         cacheLock.lock()
         defer { cacheLock.unlock() }
         return try body(cache)
-    }
-}
-
-extension ImageHeader.Format {
-    /// The name MBTiles' `format` metadata gives the format.
-    var mbtilesName: String {
-        switch self {
-        case .png: "png"
-        case .jpeg: "jpg"
-        case .webp: "webp"
-        }
     }
 }

@@ -41,7 +41,7 @@ struct TileFormatSnapshotTests {
             let result = try Self.snapshot(workspace, cache: cache, output: "out.png")
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
-            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: 0), "\(line)")
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: 0), "\(line)")
             let expected = try workspace.image("png.png"), frame = try workspace.image("out.png")
             var worst = 0, far = 0
             for y in 0..<frame.height {
@@ -81,7 +81,7 @@ struct TileFormatSnapshotTests {
             let result = try Self.snapshot(workspace, cache: cache, output: "out.png")
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
-            #expect(isTileReport(line, scene: "scene.json", output: "out.png", missing: 3), "\(line)")
+            #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: 3), "\(line)")
             for (placement, (_, fault)) in zip(placements, hostile) {
                 #expect(line.contains("\(placement.tile) (undecodable: the image does not decode (\(fault)))")
                     || line.contains("\(placement.tile) (undecodable: \(fault))"), "\(placement.tile) should be named with its fault: \(line)")
