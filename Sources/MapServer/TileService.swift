@@ -151,7 +151,7 @@ final class TileService: Sendable {
             viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
             start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
         )
-        if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: address.source),
+        if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, source: address.source),
            let base = try await baseTile(address) {
             // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
             // kept under the route's key too so the next request need not ask again.
