@@ -68,7 +68,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "\(directory.path): cannot create the output directory (\(error.localizedDescription))")
         }
-        for (index, scene) in run.scenes(style: style).enumerated() {
+        for (index, scene) in run.scenes(of: parsed).enumerated() {
             let frame = try await pipeline.render(scene, as: .png)
             let destination = directory.appendingPathComponent(Self.frameName(index))
             do {
