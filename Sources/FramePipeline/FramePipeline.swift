@@ -24,6 +24,11 @@ public struct Frame<Output: Sendable>: Sendable {
 public struct FrameOutput<Value: Sendable>: Sendable {
     let make: @Sendable (RenderedFrame) throws -> Value
 
+    /// An output made by `make` from the drawn frame.
+    public init(_ make: @escaping @Sendable (RenderedFrame) throws -> Value) {
+        self.make = make
+    }
+
     /// Opaque PNG bytes, as files and HTTP responses carry frames.
     public static var png: FrameOutput<Data> { FrameOutput<Data> { try $0.canvas.pngData(opaque: true) } }
 
