@@ -126,6 +126,21 @@ public final class FramePipeline: Sendable {
         )
     }
 
+    /// Fills `scene`'s tiles as `render` does, then runs `body` on a render thread with them, the
+    /// style's source and the map panel's geometry: for work that draws more than the frame,
+    /// such as measuring its contrast.
+    public func withTiles<Value: Sendable>(
+        of scene: Scene, _ body: @escaping @Sendable (TileProviding, TileSource, FrameGeometry) throws -> Value
+    ) async throws -> Value {
+        guard let source = catalog[scene.style] else {
+            preconditionFailure("scene style \(scene.style) was checked against the catalogue when read")
+        }
+        let store = try await store(for: source)
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        _ = await fill(geometry.tilePlacements(in: source.zoomRange).map(\.tile), in: store)
+        return try await rendering.run { try body(store, source, geometry) }
+    }
+
     /// Each missing tile's reason taken from its fill where that says more (a failed fetch, a
     /// 404) than the renderer's "not cached".
     private static func explaining(_ missing: [MissingTile], with fills: [TileID: TileFill]) -> [MissingTile] {
