@@ -38,11 +38,10 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: scene)
         let report = try await cacheOptions.withPipeline { pipeline in
-            var scene = try SceneFile.load(url, catalog: pipeline.catalog)
-            if let theme = themeOption.override { scene = SceneFile.scene(scene, inTheme: theme, catalog: pipeline.catalog) }
-            let drawn = scene
+            let loaded = try SceneFile.load(url, catalog: pipeline.catalog)
+            let scene = themeOption.override.map { SceneFile.scene(loaded, inTheme: $0, catalog: pipeline.catalog) } ?? loaded
             return try await pipeline.withTiles(of: scene) { tiles, source, geometry in
-                FrameAuditor.audit(drawn, geometry: geometry, source: source, tiles: tiles)
+                FrameAuditor.audit(scene, geometry: geometry, source: source, tiles: tiles)
             }
         }
         switch format {

@@ -47,7 +47,7 @@ public final class Canvas {
 
     /// Whether shapes and text get smoothed edges (on for a new canvas). Off, every pixel drawn
     /// is exactly the colour it was drawn in.
-    public func setAntialiasing(_ enabled: Bool) {
+    func setAntialiasing(_ enabled: Bool) {
         cairo_set_antialias(context, enabled ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
         let options = cairo_font_options_create()
         cairo_get_font_options(context, options)
@@ -245,7 +245,7 @@ public final class Canvas {
     }
 
     /// Replaces each pixel of an opaque canvas with `recolour` of it, which must be opaque too.
-    public func recolourOpaquePixels(_ recolour: (RGBA) -> RGBA) {
+    func recolourOpaquePixels(_ recolour: (RGBA) -> RGBA) {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)

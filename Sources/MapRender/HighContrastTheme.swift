@@ -48,9 +48,8 @@ extension Theme {
 /// (CUD): how to make figures and presentations that are friendly to colorblind people"
 /// (J*FLY, 2002; revised 2008), as popularised by Bang Wong, "Points of view: Color blindness",
 /// Nature Methods 8, 441 (2011). Its eight colours stay distinct under protanopia, deuteranopia
-/// and tritanopia.
+/// and tritanopia; these are its seven hues, the eighth being black.
 public enum OkabeIto {
-    public static let black = Colour(hex: 0x000000)
     public static let orange = Colour(hex: 0xE69F00)
     public static let skyBlue = Colour(hex: 0x56B4E9)
     public static let bluishGreen = Colour(hex: 0x009E73)
