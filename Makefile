@@ -57,7 +57,7 @@ bench-server: deps
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps-test
-	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests" || true
+	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests|LegendGoldenTests" || true
 	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
 
 # Fuzzing: builds the libFuzzer targets in Fuzz/ (a separate package, with the address sanitizer)

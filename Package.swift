@@ -70,6 +70,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
+        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "TileStore", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"], swiftSettings: swiftSettings),
@@ -97,7 +99,8 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer", "Screens", "StrictJSON",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
+                "Screens", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -138,6 +141,11 @@ let package = Package(
         .testTarget(
             name: "GoldenTests",
             dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FrameAuditTests",
+            dependencies: ["MapFrameTestSupport", "FrameAudit", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

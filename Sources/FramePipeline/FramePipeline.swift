@@ -25,6 +25,11 @@ public struct Frame<Output: Sendable>: Sendable {
 public struct FrameOutput<Value: Sendable>: Sendable {
     let make: @Sendable (RenderedFrame) throws -> Value
 
+    /// An output made by `make` from the drawn frame.
+    public init(_ make: @escaping @Sendable (RenderedFrame) throws -> Value) {
+        self.make = make
+    }
+
     /// Opaque PNG bytes, as files and HTTP responses carry frames.
     public static var png: FrameOutput<Data> { FrameOutput<Data> { try $0.canvas.pngData(opaque: true) } }
 
@@ -121,6 +126,21 @@ public final class FramePipeline: Sendable {
             output: drawn.0, geometry: geometry, tileCount: drawn.tileCount, missingTiles: missing,
             fills: TileFillReport(fills: fills, drawnGrey: missing), renderDuration: drawn.took
         )
+    }
+
+    /// Fills `scene`'s tiles as `render` does, then runs `body` on a render thread with them, the
+    /// style's source and the map panel's geometry: for work that draws more than the frame,
+    /// such as measuring its contrast.
+    public func withTiles<Value: Sendable>(
+        of scene: Scene, _ body: @escaping @Sendable (TileProviding, TileSource, FrameGeometry) throws -> Value
+    ) async throws -> Value {
+        guard let source = catalog[scene.style] else {
+            preconditionFailure("scene style \(scene.style) was checked against the catalogue when read")
+        }
+        let store = try await store(for: source)
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        _ = await fill(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
+        return try await rendering.run { try body(store, source, geometry) }
     }
 
     /// Each missing tile's reason taken from its fill where that says more (a failed fetch, a

@@ -10,7 +10,9 @@ public struct MapFrameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "mapframe",
         abstract: "Renders CycleStreets-style map frames to PNG and checks them against golden images.",
-        subcommands: [SnapshotCommand.self, PlayCommand.self, SeedCommand.self, CacheCommand.self, ServeCommand.self, FixturesCommand.self, GoldensCommand.self]
+        subcommands: [
+            SnapshotCommand.self, PlayCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self, ServeCommand.self, FixturesCommand.self, GoldensCommand.self,
+        ]
     )
 
     public init() {}

@@ -30,6 +30,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Render at this pixel density (1 or 2), overriding the script.", valueName: "1|2"))
     var scale: Int?
 
+    @OptionGroup var themeOption: ThemeOption
+
     func validate() throws {
         if let scale, scale != 1, scale != 2 {
             throw ValidationError("--scale: \(scale) is not allowed; expected 1 or 2")
@@ -52,6 +54,7 @@ struct PlayCommand: AsyncParsableCommand {
             throw InputError(description: "\(url.lastPathComponent): \(error.description)")
         }
         if let scale { parsed.layout = try Self.layout(parsed.layout, atScale: scale) }
+        if let theme = themeOption.override { parsed.theme = theme }
         let run: ScriptRun
         do {
             run = try ScriptPlayer.run(parsed)
@@ -68,7 +71,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "\(directory.path): cannot create the output directory (\(error.localizedDescription))")
         }
-        for (index, scene) in run.scenes(style: style).enumerated() {
+        for (index, scene) in run.scenes(of: parsed).enumerated() {
             let frame = try await pipeline.render(scene, as: .png)
             let destination = directory.appendingPathComponent(Self.frameName(index))
             do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramePipeline
 import Foundation
+import MapGeometry
 import MapRender
 import Screens
 import TileStore
@@ -27,6 +28,14 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Render at this pixel density (1 or 2), overriding the scenes.", valueName: "1|2"))
     var scale: Int?
 
+    @OptionGroup var themeOption: ThemeOption
+
+    @Option(help: ArgumentHelp(
+        "Also write a legend of the categories the frame shows, with their colours; for one scene in the categories theme.",
+        valueName: "legend.png"
+    ))
+    var legend: String?
+
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene file") }
         switch (output, outputDirectory) {
@@ -39,6 +48,9 @@ struct SnapshotCommand: AsyncParsableCommand {
         if let scale, scale != 1, scale != 2 {
             throw ValidationError("--scale: \(scale) is not allowed; expected 1 or 2")
         }
+        if legend != nil, scenes.count > 1 {
+            throw ValidationError("--legend takes one scene; \(scenes.count) were given")
+        }
     }
 
     func run() async throws {
@@ -48,6 +60,13 @@ struct SnapshotCommand: AsyncParsableCommand {
                 let url = URL(fileURLWithPath: path)
                 var scene = try SceneFile.load(url, catalog: pipeline.catalog)
                 if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
+                if let theme = themeOption.override { scene = SceneFile.scene(scene, inTheme: theme, catalog: pipeline.catalog) }
+                if legend != nil, scene.theme != .categories {
+                    throw InputError(description: """
+                        --legend: \(url.lastPathComponent) is not drawn in the categories theme, whose colours a legend names; \
+                        give --theme categories or "theme": "categories"
+                        """)
+                }
                 return (url, scene)
             }
             // Every scene's cache is opened before any frame is written too, so a missing or broken
@@ -58,18 +77,33 @@ struct SnapshotCommand: AsyncParsableCommand {
             if let outputDirectory {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
             }
+            let keepsPixels = legend != nil
             for (url, scene) in parsed {
-                let frame = try await pipeline.render(scene, as: .png)
+                let frame = try await pipeline.render(scene, as: FrameOutput { rendered in
+                    (png: try rendered.canvas.pngData(opaque: true), pixels: keepsPixels ? rendered.canvas.image() : nil)
+                })
                 let destination = output.map { URL(fileURLWithPath: $0) }
                     ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
-                do {
-                    try frame.output.write(to: destination, options: .atomic)
-                } catch {
-                    throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
-                }
+                try Self.write(frame.output.png, to: destination, what: "the frame")
                 let line = FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame)
                 FileHandle.standardError.write(Data((line + "\n").utf8))
+                if let legend, let pixels = frame.output.pixels, let source = pipeline.catalog[scene.style] {
+                    let drawn = CategoryLegend(of: scene, drawnAs: pixels, geometry: frame.geometry, source: source)
+                    try Self.write(try drawn.draw(scale: scene.viewport.scale).pngData(opaque: true), to: URL(fileURLWithPath: legend), what: "the legend")
+                    let names = drawn.categories.map(\.name).joined(separator: ", ")
+                    FileHandle.standardError.write(Data("\(url.lastPathComponent) -> \(legend): legend of \(names)\n".utf8))
+                }
             }
+        }
+    }
+}
+
+extension SnapshotCommand {
+    static func write(_ data: Data, to destination: URL, what: String) throws {
+        do {
+            try data.write(to: destination, options: .atomic)
+        } catch {
+            throw CommandFailure(description: "\(destination.path): cannot write \(what) (\(error))")
         }
     }
 }

@@ -9,7 +9,8 @@ public protocol TileProviding {
 extension TileStore: TileProviding {}
 
 /// Draws the map tiles. Where a tile is missing the frame shows plain grey
-/// (`PlaceholderTilePainter`), and the tile is reported.
+/// (`PlaceholderTilePainter`), and the tile is reported. A theme with a flat basemap then
+/// turns every pixel into its road or background colour (`BasemapStyle.flat`).
 public final class BasemapPainter: OverlayPainter {
     private let tiles: TileProviding
     private let grid: TileGrid
@@ -39,6 +40,10 @@ public final class BasemapPainter: OverlayPainter {
             case .missing(let missing):
                 missingTiles.append(missing)
             }
+        }
+        if case .flat(let background, let roads) = context.theme.basemap {
+            let background = background.rgba, roads = roads.rgba
+            context.canvas.recolourOpaquePixels { RoadPixels.isRoad($0) ? roads : background }
         }
     }
 }

@@ -6,8 +6,8 @@ import MapGeometry
 /// A thin wrapper over one Cairo image surface and its drawing context.
 /// All Cairo calls in MapFrame go through this type. Coordinates are device pixels.
 public final class Canvas {
-    public enum LineCap { case butt, round }
-    public enum LineJoin { case miter, round }
+    public enum LineCap: Hashable, Sendable { case butt, round }
+    public enum LineJoin: Hashable, Sendable { case miter, round }
 
     public let width: Int
     public let height: Int
@@ -44,6 +44,17 @@ public final class Canvas {
     }
 
     // MARK: - State
+
+    /// Whether shapes and text get smoothed edges (on for a new canvas). Off, every pixel drawn
+    /// is exactly the colour it was drawn in.
+    func setAntialiasing(_ enabled: Bool) {
+        cairo_set_antialias(context, enabled ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
+        let options = cairo_font_options_create()
+        cairo_get_font_options(context, options)
+        cairo_font_options_set_antialias(options, enabled ? CAIRO_ANTIALIAS_GRAY : CAIRO_ANTIALIAS_NONE)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
 
     /// Runs `body` and restores the transform, clip and source afterwards.
     public func withSavedState(_ body: () -> Void) {
@@ -231,6 +242,20 @@ public final class Canvas {
             pixels: cairo_image_surface_get_data(surface), width: width, height: height,
             stride: Int(cairo_image_surface_get_stride(surface)), opaque: opaque, options: options
         )
+    }
+
+    /// Replaces each pixel of an opaque canvas with `recolour` of it, which must be opaque too.
+    func recolourOpaquePixels(_ recolour: (RGBA) -> RGBA) {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)
+        for row in 0..<height {
+            let words = (data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width {
+                words[column] = RasterImage.premultipliedWord(recolour(RasterImage.colour(ofPremultipliedWord: words[column])))
+            }
+        }
+        cairo_surface_mark_dirty(surface)
     }
 
     /// Blurs an alpha-only canvas in place with three box-blur passes (close to a Gaussian).

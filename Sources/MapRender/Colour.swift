@@ -1,3 +1,5 @@
+import ImageCodec
+
 /// A drawing colour: red, green and blue from 0 to 1, and an opacity from 0 to 1.
 public struct Colour: Hashable, Sendable {
     public var red: Double
@@ -27,6 +29,16 @@ public struct Colour: Hashable, Sendable {
 
     public static let white = Colour(red: 1, green: 1, blue: 1)
     public static let black = Colour(red: 0, green: 0, blue: 0)
+    /// Nothing at all: a style's way of saying a part is not drawn.
+    public static let clear = Colour(red: 0, green: 0, blue: 0, alpha: 0)
     /// The map background where no tile is available: the app's `UIColor grayColor`, RGB 128,128,128.
     public static let missingTileGrey = Colour(hex: 0x808080)
+}
+
+extension Colour {
+    /// The colour in 8-bit channels, rounded to the nearest level.
+    public var rgba: RGBA {
+        func level(_ value: Double) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
+        return RGBA(red: level(red), green: level(green), blue: level(blue), alpha: level(alpha))
+    }
 }

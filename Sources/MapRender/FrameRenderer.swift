@@ -13,7 +13,8 @@ public struct RenderedFrame {
     public let missingTiles: [MissingTile]
 }
 
-/// Composites scenes into frames: tiles, then each of the scene's layers in order, in a theme.
+/// Composites scenes into frames: tiles, then each of the scene's layers in order, in the
+/// scene's theme.
 /// One renderer keeps its marker sprites between frames; use one per thread.
 public final class FrameRenderer {
     private let sprites = SpriteCache()
@@ -21,33 +22,34 @@ public final class FrameRenderer {
     public init() {}
 
     /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
-    public static func geometry(for scene: Scene, source: TileSource, theme: Theme = .cycleStreets) -> FrameGeometry {
-        FrameGeometry(camera: camera(for: scene, source: source, theme: theme), viewport: scene.mapPanelViewport)
+    public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
+        FrameGeometry(camera: camera(for: scene, source: source), viewport: scene.mapPanelViewport)
     }
 
-    /// Whether any of `scene`'s overlays would change a pixel of `geometry`'s frame; when none
-    /// would, a tile-shaped frame is its base tile unchanged.
-    public static func overlaysTouch(_ scene: Scene, geometry: FrameGeometry, source: TileSource, theme: Theme = .cycleStreets) -> Bool {
-        overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: theme) }
+    /// Whether drawing `scene` over `geometry`'s frame changes any pixel of its tiles: its
+    /// theme changes the basemap, or one of its overlays reaches the frame. When not, a
+    /// tile-shaped frame is its base tile unchanged.
+    public static func changesTiles(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
+        scene.theme.basemap != .tiles || overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: scene.theme) }
     }
 
     /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
     /// it when the scene has chrome.
-    public func render(_ scene: Scene, source: TileSource, tiles: TileProviding, theme: Theme = .cycleStreets) -> RenderedFrame {
-        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source, theme: theme), source: source, tiles: tiles, theme: theme)
+    public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
+        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
     }
 
     /// Renders `scene` with its map panel over `geometry`, which a caller that fetched the
     /// panel's tiles first has already worked out (`geometry(for:source:)`); a map tile is a
     /// frame whose top-left corner is the tile's corner.
     public func render(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, theme: Theme = .cycleStreets
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding
     ) -> RenderedFrame {
-        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles, theme: theme)
+        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles)
         guard let chrome = scene.chrome else { return panel }
         let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
         let context = DrawingContext(
-            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), theme: theme, sprites: sprites
+            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), theme: scene.theme, sprites: sprites
         )
         for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
         canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
@@ -58,9 +60,9 @@ public final class FrameRenderer {
     /// layer's and chrome bar's elements, with the device pixels they cover in the whole frame.
     /// Needs no tiles and draws nothing; a hit-test takes the last element containing a point.
     public static func elements(
-        for scene: Scene, geometry: FrameGeometry, source: TileSource, theme: Theme = .cycleStreets
+        for scene: Scene, geometry: FrameGeometry, source: TileSource
     ) -> [DrawnElement] {
-        let panelTop = Double(scene.mapPanelTop * scene.viewport.scale)
+        let panelTop = Double(scene.mapPanelTop * scene.viewport.scale), theme = scene.theme
         var elements = overlayPainters(for: scene, source: source)
             .flatMap { $0.elements(in: geometry, theme: theme) }
             .map { panelTop == 0 ? $0 : $0.offsetBy(dx: 0, dy: panelTop) }
@@ -78,11 +80,11 @@ public final class FrameRenderer {
 
     /// The map panel alone: tiles, then the overlays.
     private func renderPanel(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, theme: Theme
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding
     ) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
-        let context = DrawingContext(canvas: canvas, frame: geometry, theme: theme, sprites: sprites)
+        let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites)
         let basemap = BasemapPainter(tiles: tiles, grid: source.tileGrid)
         basemap.draw(in: context)
         for painter in overlays { painter.draw(in: context) }
@@ -91,12 +93,12 @@ public final class FrameRenderer {
 
     /// The camera a scene asks for; a fitted camera shows every overlay's fit items.
     /// Only a fitted camera needs the overlays, to learn what they cover.
-    static func camera(for scene: Scene, source: TileSource, theme: Theme) -> Camera {
+    static func camera(for scene: Scene, source: TileSource) -> Camera {
         switch scene.camera {
         case .fixed(let camera):
             return camera
         case .fitAll(let padding):
-            let items = overlayPainters(for: scene, source: source).flatMap { $0.fitItems(in: theme) }
+            let items = overlayPainters(for: scene, source: source).flatMap { $0.fitItems(in: scene.theme) }
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
             return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: source.zoomRange)
                 ?? MapDefaults.fallbackCamera

@@ -9,11 +9,13 @@ public struct DrawingContext {
     public let theme: Theme
     let sprites: SpriteCache
 
+    /// Sets the canvas's anti-aliasing as the theme says.
     init(canvas: Canvas, frame: FrameGeometry, theme: Theme, sprites: SpriteCache) {
         self.canvas = canvas
         self.frame = frame
         self.theme = theme
         self.sprites = sprites
+        canvas.setAntialiasing(theme.antialiasing)
     }
 
     /// A context for drawing painters onto any canvas, with its own sprite cache.
@@ -87,16 +89,17 @@ final class SpriteCache {
     }
 
     /// A sprite is drawn from its style (every value of it, so a theme that changes any of them
-    /// gets its own) at a scale.
+    /// gets its own) at a scale, with or without anti-aliasing.
     private struct Key: Hashable {
         let style: AnyHashable
         let scale: Double
+        let antialiasing: Bool
     }
 
     private var sprites: [Key: Sprite] = [:]
 
-    func sprite(_ style: some Hashable, scale: Double, render: () -> Sprite) -> Sprite {
-        let key = Key(style: AnyHashable(style), scale: scale)
+    func sprite(_ style: some Hashable, scale: Double, antialiasing: Bool, render: () -> Sprite) -> Sprite {
+        let key = Key(style: AnyHashable(style), scale: scale, antialiasing: antialiasing)
         if let sprite = sprites[key] { return sprite }
         let sprite = render()
         sprites[key] = sprite
@@ -104,26 +107,28 @@ final class SpriteCache {
     }
 
     /// Draws a marker image once: a soft shadow (the outline under `shadowTransform`, blurred),
-    /// then the body. Both are drawn in logical pixels with the anchor at (0, 0); `extent` says
-    /// how far the marker reaches from its anchor.
+    /// unless its colour is clear, then the body. Both are drawn in logical pixels with the
+    /// anchor at (0, 0); `extent` says how far the marker reaches from its anchor.
     static func renderSprite(
-        extent: EdgeInsets, scale: Double, shadowColour: Colour, shadowBlur: Int,
+        extent: EdgeInsets, scale: Double, antialiasing: Bool, shadowColour: Colour, shadowBlur: Int,
         shadowTransform: (Canvas) -> Void, outline: (Canvas) -> Void, body: (Canvas) -> Void
     ) -> Sprite {
         let width = Int(((extent.left + extent.right) * scale).rounded(.up))
         let height = Int(((extent.top + extent.bottom) * scale).rounded(.up))
         let anchorX = extent.left * scale, anchorY = extent.top * scale
 
-        let shadow = Canvas.alphaMask(width: width, height: height)
-        shadow.translate(x: anchorX, y: anchorY)
-        shadow.scale(by: scale)
-        shadowTransform(shadow)
-        outline(shadow)
-        shadow.fillPath(with: .black)
-        shadow.blurAlpha(radius: shadowBlur)
-
         let sprite = Canvas(width: width, height: height)
-        sprite.fill(with: shadowColour, maskedBy: shadow, atX: 0, y: 0)
+        sprite.setAntialiasing(antialiasing)
+        if shadowColour.alpha > 0 {
+            let shadow = Canvas.alphaMask(width: width, height: height)
+            shadow.translate(x: anchorX, y: anchorY)
+            shadow.scale(by: scale)
+            shadowTransform(shadow)
+            outline(shadow)
+            shadow.fillPath(with: .black)
+            shadow.blurAlpha(radius: shadowBlur)
+            sprite.fill(with: shadowColour, maskedBy: shadow, atX: 0, y: 0)
+        }
         sprite.translate(x: anchorX, y: anchorY)
         sprite.scale(by: scale)
         body(sprite)

@@ -1,13 +1,26 @@
 import MapGeometry
 
+extension EdgeInsets {
+    /// Every side multiplied by `factor`.
+    func scaled(by factor: Double) -> EdgeInsets {
+        EdgeInsets(top: top * factor, left: left * factor, bottom: bottom * factor, right: right * factor)
+    }
+}
+
 /// The planned-route line. The app drew RGB (0.8, 0.2, 1.0) at alpha 0.8 inside a layer at
-/// alpha 0.75, so the line shows at 0.6 (SPEC.md section 2).
+/// alpha 0.75, so the line shows at 0.6 (SPEC.md section 2), with no casing.
 public struct RouteStyle: Hashable, Sendable {
     public var colour: Colour
     public var lineAlpha: Double
     public var layerAlpha: Double
     /// Width in logical pixels.
     public var width: Double
+    /// A line drawn under the route, showing `casingWidth` logical pixels on each side of it.
+    public var casing: Colour = .clear
+    public var casingWidth: Double = 0
+    /// How the line turns a corner: the app's miter, or round, which keeps a casing equally
+    /// wide all round a sharp corner.
+    public var join: Canvas.LineJoin = .miter
 
     public static let cycleStreets = RouteStyle(
         colour: Colour(red: 0.8, green: 0.2, blue: 1.0), lineAlpha: 0.8, layerAlpha: 0.75, width: 4
@@ -15,20 +28,46 @@ public struct RouteStyle: Hashable, Sendable {
 
     /// The colour as it lands on the map: both alphas multiplied.
     public var effectiveColour: Colour { colour.fading(by: lineAlpha * layerAlpha) }
+
+    /// How wide the route draws, casing included, in logical pixels.
+    public var drawnWidth: Double { width + 2 * casingWidth }
+
+    /// What the painter strokes, bottom to top, each along the whole route: the casing when
+    /// there is one, then the line.
+    public var strokes: [(colour: Colour, width: Double)] {
+        casingWidth > 0 ? [(casing, drawnWidth), (effectiveColour, width)] : [(effectiveColour, width)]
+    }
 }
 
 /// The start and finish "wisp" markers: a teardrop whose tip is the marker's point, with the
 /// body rising up and to the right, a white bold letter and a soft shadow. Constant pixel size.
 public struct WispMarkerStyle: Hashable, Sendable {
+    /// The shape of the marker's head: the app's round one, or a square one, so that a theme
+    /// can tell start and finish apart by shape as well as by letter.
+    public enum Head: Hashable, Sendable {
+        case round, square
+    }
+
     public var fill: Colour
     public var outline: Colour
     public var letter: String
+    public var letterColour: Colour = .white
+    /// The outline's width in logical pixels.
+    public var outlineWidth: Double = 1
+    public var head: Head = .round
+    /// How large the marker is drawn: 1 is the app's size.
+    public var size: Double = 1
+    /// The soft shadow cast to the right; clear for none.
+    public var shadow = Colour(red: 0, green: 0, blue: 0, alpha: 0.4)
 
     public static let start = WispMarkerStyle(fill: Colour(hex: 0x33CC33), outline: Colour(hex: 0x1A7A1A), letter: "S")
     public static let finish = WispMarkerStyle(fill: Colour(hex: 0xFF3200), outline: Colour(hex: 0x992000), letter: "F")
 
-    /// How far the marker (shadow included) reaches from its point, in logical pixels.
-    public static let extent = EdgeInsets(top: 56, left: 15, bottom: 6, right: 51)
+    /// How far the app's marker (shadow included) reaches from its point, in logical pixels.
+    public static let appExtent = EdgeInsets(top: 56, left: 15, bottom: 6, right: 51)
+
+    /// How far this marker (shadow included) reaches from its point, in logical pixels.
+    public var extent: EdgeInsets { Self.appExtent.scaled(by: size) }
 }
 
 /// A Photomap pin: a blue rounded box with a white camera glyph and a pointer whose tip is the
@@ -36,20 +75,36 @@ public struct WispMarkerStyle: Hashable, Sendable {
 public struct PhotoPinStyle: Hashable, Sendable {
     public var fill: Colour
     public var glyph: Colour
+    /// Clear for none.
     public var shadow: Colour
+    public var outline: Colour = .clear
+    /// The outline's width in logical pixels; 0 for none.
+    public var outlineWidth: Double = 0
+    /// How large the pin is drawn: 1 is the app's size.
+    public var size: Double = 1
 
     public static let cycleStreets = PhotoPinStyle(
         fill: Colour(hex: 0x0337D1), glyph: .white, shadow: Colour(hex: 0x404040, alpha: 0.45)
     )
 
-    /// How far the pin (shadow included) reaches from its tip, in logical pixels.
-    public static let extent = EdgeInsets(top: 36, left: 15, bottom: 1, right: 17)
+    /// How far the app's pin (shadow included) reaches from its tip, in logical pixels.
+    public static let appExtent = EdgeInsets(top: 36, left: 15, bottom: 1, right: 17)
+
+    /// How far this pin (shadow and outline included) reaches from its tip, in logical pixels.
+    public var extent: EdgeInsets {
+        let scaled = Self.appExtent.scaled(by: size), reach = outlineWidth / 2
+        return EdgeInsets(top: scaled.top + reach, left: scaled.left + reach, bottom: scaled.bottom + reach, right: scaled.right + reach)
+    }
 }
 
 /// The geolocation accuracy ring: from r to 2r, where r is the accuracy in pixels, in blue
-/// at alpha 0.75 x 0.3.
+/// at alpha 0.75 x 0.3, with no outline.
 public struct LocationRingStyle: Hashable, Sendable {
     public var colour: Colour
+    /// Drawn along both edges of the ring, centred on them.
+    public var outline: Colour = .clear
+    /// The outline's width in logical pixels; 0 for none.
+    public var outlineWidth: Double = 0
 
     public static let cycleStreets = LocationRingStyle(colour: Colour(red: 0.2, green: 0.2, blue: 1.0, alpha: 0.75 * 0.3))
 }
@@ -148,6 +203,8 @@ public struct PhoneChromeStyle: Hashable, Sendable {
     public var disabledOpacity: Double
     public var commentaryFontSize: Double
     public var commentaryText: Colour
+    /// Behind a commentary that is not a button, across its whole area; clear for none.
+    public var commentaryBackground: Colour = .clear
     /// "Plan route" and "New route" are buttons: green text on white.
     public var commentaryButtonFill: Colour
     public var commentaryButtonText: Colour

@@ -11,41 +11,48 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
     }
 
     public func fitItems(in theme: Theme) -> [FitItem] {
-        [FitItem(bounds: GeoBounds(point: photo.coordinate), pixelMargins: PhotoPinStyle.extent)]
+        [FitItem(bounds: GeoBounds(point: photo.coordinate), pixelMargins: theme.photoPin.extent)]
     }
 
     public func draw(in context: DrawingContext) {
-        let scale = context.frame.scale, style = context.theme.photoPin
-        let sprite = context.sprites.sprite(style, scale: scale) {
-            PhotoPinSprite.render(style, scale: scale)
+        let scale = context.frame.scale, style = context.theme.photoPin, antialiasing = context.theme.antialiasing
+        let sprite = context.sprites.sprite(style, scale: scale, antialiasing: antialiasing) {
+            PhotoPinSprite.render(style, scale: scale, antialiasing: antialiasing)
         }
         context.sprites.draw(sprite, at: context.frame.pixel(for: photo.coordinate), on: context.canvas)
     }
 
     /// The pin's sprite box, shadow included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        let box = SpriteCache.Sprite.box(extent: PhotoPinStyle.extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
+        let box = SpriteCache.Sprite.box(extent: theme.photoPin.extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
         let caption = photo.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let label = caption.isEmpty ? "Photo \(photo.id)" : "Photo \(photo.id): \(caption)"
         return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box))]
     }
 }
 
-/// The pin's vector drawing, in logical pixels with the pointer's tip at (0, 0).
+/// The pin's vector drawing, in the app pin's logical pixels (a style's `size` scales it) with
+/// the pointer's tip at (0, 0).
 enum PhotoPinSprite {
     static let box = PixelRect(minX: -15, minY: -36, maxX: 15, maxY: -8)
     static let cornerRadius = 5.0
     static let pointerHalfWidth = 6.0
     static let shadowOffset = PixelPoint(x: 2, y: 1)
 
-    static func render(_ style: PhotoPinStyle, scale: Double) -> SpriteCache.Sprite {
+    static func render(_ style: PhotoPinStyle, scale: Double, antialiasing: Bool) -> SpriteCache.Sprite {
         SpriteCache.renderSprite(
-            extent: PhotoPinStyle.extent, scale: scale, shadowColour: style.shadow, shadowBlur: 1,
-            shadowTransform: { $0.translate(x: shadowOffset.x, y: shadowOffset.y) },
+            extent: style.extent, scale: scale, antialiasing: antialiasing, shadowColour: style.shadow, shadowBlur: 1,
+            shadowTransform: { $0.scale(by: style.size); $0.translate(x: shadowOffset.x, y: shadowOffset.y) },
             outline: addOutline
         ) { sprite in
+            sprite.scale(by: style.size)
             addOutline(to: sprite)
-            sprite.fillPath(with: style.fill)
+            if style.outlineWidth > 0 {
+                sprite.fillPathPreserving(with: style.fill)
+                sprite.strokePath(with: style.outline, width: style.outlineWidth / style.size, join: .round)
+            } else {
+                sprite.fillPath(with: style.fill)
+            }
             drawCamera(on: sprite, colour: style.glyph, lens: style.fill)
         }
     }

@@ -10,7 +10,7 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
 
     public func fitItems(in theme: Theme) -> [FitItem] {
         guard let bounds = GeoBounds(containing: coordinates) else { return [] }
-        return [FitItem(bounds: bounds, pixelMargins: .uniform(theme.route.width / 2))]
+        return [FitItem(bounds: bounds, pixelMargins: .uniform(theme.route.drawnWidth / 2))]
     }
 
     /// Whether any segment, widened by as far as the line can reach beyond it, comes near the
@@ -18,7 +18,7 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
     /// and anti-aliasing adds a pixel.
     public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool {
         guard coordinates.count >= 2 else { return false }
-        let reach = (theme.route.width / 2 * Canvas.miterLimit + 1) * frame.scale
+        let reach = (theme.route.drawnWidth / 2 * Canvas.miterLimit + 1) * frame.scale
         let bounds = frame.pixelRect
         var previous = frame.pixel(for: coordinates[0])
         for coordinate in coordinates.dropFirst() {
@@ -36,21 +36,19 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
     public func draw(in context: DrawingContext) {
         guard coordinates.count >= 2 else { return }
         let canvas = context.canvas
-        let first = context.frame.pixel(for: coordinates[0])
-        canvas.moveTo(first.x, first.y)
-        for coordinate in coordinates.dropFirst() {
-            let point = context.frame.pixel(for: coordinate)
-            canvas.lineTo(point.x, point.y)
-        }
+        let points = coordinates.map(context.frame.pixel(for:))
         // One stroke at the combined alpha looks exactly like the app's line inside a faded layer,
-        // because a single stroke never blends with itself.
-        let style = context.theme.route
-        canvas.strokePath(with: style.effectiveColour, width: style.width * context.frame.scale, cap: .butt, join: .miter)
+        // because a single stroke never blends with itself. A casing is a wider stroke beneath.
+        for stroke in context.theme.route.strokes {
+            canvas.moveTo(points[0].x, points[0].y)
+            for point in points.dropFirst() { canvas.lineTo(point.x, point.y) }
+            canvas.strokePath(with: stroke.colour, width: stroke.width * context.frame.scale, cap: .butt, join: context.theme.route.join)
+        }
     }
 
-    /// The line through the route's points, as wide as it is drawn.
+    /// The line through the route's points, as wide as it is drawn, casing included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         guard coordinates.count >= 2 else { return [] }
-        return [DrawnElement(.route, label: "Planned route", shape: .polyline(coordinates.map(frame.pixel(for:)), width: theme.route.width * frame.scale))]
+        return [DrawnElement(.route, label: "Planned route", shape: .polyline(coordinates.map(frame.pixel(for:)), width: theme.route.drawnWidth * frame.scale))]
     }
 }

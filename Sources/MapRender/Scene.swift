@@ -29,6 +29,8 @@ public struct Scene: Hashable, Sendable {
     public var layers: [any SceneLayer]
     /// The status bar, toolbar and tab bar around the map panel; nil draws the map panel alone.
     public var chrome: PhoneChrome?
+    /// How everything is drawn; the CycleStreets look unless a scene names another.
+    public var theme: Theme = .cycleStreets
 
     /// A scene with the given layers, bottom to top.
     public init(viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec, layers: [any SceneLayer], chrome: PhoneChrome? = nil) {
@@ -136,7 +138,7 @@ public struct Scene: Hashable, Sendable {
 
 extension Scene {
     public static func == (a: Scene, b: Scene) -> Bool {
-        a.viewport == b.viewport && a.style == b.style && a.camera == b.camera && a.chrome == b.chrome
+        a.viewport == b.viewport && a.style == b.style && a.camera == b.camera && a.chrome == b.chrome && a.theme == b.theme
             && a.layers.map { AnyHashable($0) } == b.layers.map { AnyHashable($0) }
     }
 
@@ -145,6 +147,7 @@ extension Scene {
         hasher.combine(style)
         hasher.combine(camera)
         hasher.combine(chrome)
+        hasher.combine(theme)
         for layer in layers { hasher.combine(AnyHashable(layer)) }
     }
 }

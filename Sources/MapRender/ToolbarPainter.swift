@@ -121,6 +121,7 @@ public struct ToolbarPainter: OverlayPainter {
             canvas.strokePath(with: style.buttonBorder, width: 1)
             canvas.drawText(text, x: area.center.x - textWidth / 2, y: baseline, colour: style.commentaryButtonText)
         } else {
+            canvas.fill(area, with: style.commentaryBackground)
             canvas.drawText(text, x: area.center.x - textWidth / 2, y: baseline, colour: style.commentaryText)
         }
     }

@@ -22,25 +22,26 @@ public struct WispMarkerPainter: OverlayPainter, SceneLayer {
     }
 
     public func fitItems(in theme: Theme) -> [FitItem] {
-        [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: WispMarkerStyle.extent)]
+        [FitItem(bounds: GeoBounds(point: coordinate), pixelMargins: style(in: theme).extent)]
     }
 
     public func draw(in context: DrawingContext) {
-        let scale = context.frame.scale, style = style(in: context.theme)
-        let sprite = context.sprites.sprite(style, scale: scale) {
-            WispMarkerSprite.render(style, scale: scale)
+        let scale = context.frame.scale, style = style(in: context.theme), antialiasing = context.theme.antialiasing
+        let sprite = context.sprites.sprite(style, scale: scale, antialiasing: antialiasing) {
+            WispMarkerSprite.render(style, scale: scale, antialiasing: antialiasing)
         }
         context.sprites.draw(sprite, at: context.frame.pixel(for: coordinate), on: context.canvas)
     }
 
     /// The marker's sprite box, shadow included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        let box = SpriteCache.Sprite.box(extent: WispMarkerStyle.extent, scale: frame.scale, anchoredAt: frame.pixel(for: coordinate))
+        let box = SpriteCache.Sprite.box(extent: style(in: theme).extent, scale: frame.scale, anchoredAt: frame.pixel(for: coordinate))
         return [DrawnElement(role == .start ? .start : .finish, label: role == .start ? "Start marker" : "Finish marker", shape: .box(box))]
     }
 }
 
-/// The wisp's vector drawing, in logical pixels with the tip at (0, 0).
+/// The wisp's vector drawing, in the app marker's logical pixels (a style's `size` scales it)
+/// with the tip at (0, 0).
 enum WispMarkerSprite {
     /// The round head, up and to the right of the tip.
     static let headCenter = PixelPoint(x: 13, y: -37)
@@ -48,24 +49,30 @@ enum WispMarkerSprite {
     /// The shadow is the shape laid on the ground: sheared to the right and flattened.
     static let shadowShear = 0.55
     static let shadowFlattening = 0.3
-    static let shadowColour = Colour(red: 0, green: 0, blue: 0, alpha: 0.4)
 
-    static func render(_ style: WispMarkerStyle, scale: Double) -> SpriteCache.Sprite {
-        SpriteCache.renderSprite(
-            extent: WispMarkerStyle.extent, scale: scale, shadowColour: shadowColour, shadowBlur: Int(scale.rounded()),
-            shadowTransform: { $0.transform(xx: 1, yx: 0, xy: -shadowShear, yy: shadowFlattening) },
+    static func render(_ style: WispMarkerStyle, scale: Double, antialiasing: Bool) -> SpriteCache.Sprite {
+        let addOutline = { (canvas: Canvas) in
+            switch style.head {
+            case .round: addRoundOutline(to: canvas)
+            case .square: addSquareOutline(to: canvas)
+            }
+        }
+        return SpriteCache.renderSprite(
+            extent: style.extent, scale: scale, antialiasing: antialiasing, shadowColour: style.shadow, shadowBlur: Int(scale.rounded()),
+            shadowTransform: { $0.scale(by: style.size); $0.transform(xx: 1, yx: 0, xy: -shadowShear, yy: shadowFlattening) },
             outline: addOutline
         ) { sprite in
-            addOutline(to: sprite)
+            sprite.scale(by: style.size)
+            addOutline(sprite)
             sprite.fillPathPreserving(with: style.fill)
-            sprite.strokePath(with: style.outline, width: 1, cap: .round, join: .round)
-            drawLetter(style.letter, on: sprite)
+            sprite.strokePath(with: style.outline, width: style.outlineWidth / style.size, cap: .round, join: .round)
+            drawLetter(style.letter, colour: style.letterColour, on: sprite)
         }
     }
 
     /// A teardrop: two gently curved sides from the tip to the head's tangent points, and the
     /// head's arc over the top.
-    private static func addOutline(to canvas: Canvas) {
+    private static func addRoundOutline(to canvas: Canvas) {
         let c = headCenter, r = headRadius
         let distance = (c.x * c.x + c.y * c.y).squareRoot()
         let towardsTip = atan2(-c.y, -c.x)
@@ -81,11 +88,26 @@ enum WispMarkerSprite {
         canvas.closePath()
     }
 
-    private static func drawLetter(_ letter: String, on canvas: Canvas) {
+    /// A signpost: a square head as wide as the round one, with rounded corners, on a post
+    /// that narrows to the tip.
+    private static func addSquareOutline(to canvas: Canvas) {
+        let c = headCenter, r = headRadius, corner = 3.0
+        let left = c.x - r + corner, right = c.x + r - corner, top = c.y - r + corner, bottom = c.y + r - corner
+        canvas.moveTo(0, 0)
+        canvas.lineTo(left, c.y + r)
+        canvas.arc(centerX: left, centerY: bottom, radius: corner, from: .pi / 2, to: .pi)
+        canvas.arc(centerX: left, centerY: top, radius: corner, from: .pi, to: 1.5 * .pi)
+        canvas.arc(centerX: right, centerY: top, radius: corner, from: 1.5 * .pi, to: 2 * .pi)
+        canvas.arc(centerX: right, centerY: bottom, radius: corner, from: 0, to: .pi / 2)
+        canvas.lineTo(c.x - 0.2 * r, c.y + r)
+        canvas.closePath()
+    }
+
+    private static func drawLetter(_ letter: String, colour: Colour, on canvas: Canvas) {
         canvas.setFont(size: 17, bold: true)
         let ink = canvas.textInkBounds(letter)
         let x = headCenter.x - (ink.minX + ink.maxX) / 2
         let y = headCenter.y - (ink.minY + ink.maxY) / 2
-        canvas.drawText(letter, x: x, y: y, colour: .white)
+        canvas.drawText(letter, x: x, y: y, colour: colour)
     }
 }

@@ -5,10 +5,10 @@ import MapRender
 import Screens
 import TileStore
 
-/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=`: a frame described by
-/// query parameters; every one is checked and a bad one is a 400 naming it.
+/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=`: a frame
+/// described by query parameters; every one is checked and a bad one is a 400 naming it.
 enum FrameQuery {
-    static let allowed: Set<String> = ["style", "lat", "lon", "zoom", "width", "height", "scale", "route"]
+    static let allowed: Set<String> = ["style", "lat", "lon", "zoom", "width", "height", "scale", "route", "theme"]
 
     static func scene(from parameters: [(String, String)], catalog: StyleCatalog, route: (String) throws -> StoredRoute?) throws -> Scene {
         var values: [String: String] = [:]
@@ -33,11 +33,21 @@ enum FrameQuery {
         let zoom = try number(values, "zoom", in: Double(source.zoomRange.min)...Double(source.zoomRange.max))
         var scene = Scene(viewport: Viewport(width: width, height: height, scale: scale), style: styleName,
                           camera: .fixed(Camera(center: center, zoom: zoom)))
+        scene.theme = try themeName(values["theme"]).theme
         if let id = values["route"] {
             guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
             scene.overlays = Scene.Overlays(start: stored.start, finish: stored.finish, route: stored.coordinates)
         }
         return scene
+    }
+
+    /// The theme a `theme` parameter names; the CycleStreets look when there is none.
+    static func themeName(_ text: String?) throws(HTTPProblem) -> Theme.Name {
+        guard let text else { return .cycleStreets }
+        guard let name = Theme.Name(rawValue: text) else {
+            throw .badRequest("theme: '\(text.prefix(40))' is not a theme; allowed: \(Theme.Name.allowed)")
+        }
+        return name
     }
 
     private static func number(_ values: [String: String], _ name: String, in range: ClosedRange<Double>,

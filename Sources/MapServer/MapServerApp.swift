@@ -128,10 +128,12 @@ public final class MapServerApp: Sendable {
         router.get("/routes/:id/tiles/:style") { request, context in
             let route = try self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
+            let theme = try Self.routeTileTheme(request)
             let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
+            let query = theme == .cycleStreets ? "" : "?theme=\(theme.rawValue)"
             return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
                 TileJSON.document(
-                    for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png",
+                    for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png" + query,
                     name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
                 )
             }
@@ -139,7 +141,8 @@ public final class MapServerApp: Sendable {
         router.get("/routes/:id/tiles/:style/:z/:x/:y") { request, context in
             let route = try self.route(context)
             let address = try self.tileAddress(context)
-            return self.imageResponse(try await self.tiles.routeTile(address, route: route), request: request)
+            let theme = try Self.routeTileTheme(request)
+            return self.imageResponse(try await self.tiles.routeTile(address, route: route, theme: theme), request: request)
         }
 
         router.get("/frame.png") { request, _ in
@@ -183,6 +186,15 @@ public final class MapServerApp: Sendable {
             style: context.parameters.get("style") ?? "", z: context.parameters.get("z") ?? "",
             x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", catalog: configuration.catalog
         )
+    }
+
+    /// The theme a route layer's tiles are drawn in: `?theme=`, the only parameter they take.
+    private static func routeTileTheme(_ request: Request) throws -> Theme.Name {
+        let query = request.uri.queryParameters
+        for (name, _) in query where name != "theme" {
+            throw HTTPProblem.badRequest("\(name): unknown parameter; the only parameter allowed is theme")
+        }
+        return try FrameQuery.themeName(query["theme"].map(String.init))
     }
 
     /// The style named by a `<style>.json` path component.

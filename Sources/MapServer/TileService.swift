@@ -27,6 +27,7 @@ final class TileService: Sendable {
         var tile: TileID
         var retina: Bool
         var routeID: String?
+        var theme = Theme.Name.cycleStreets
     }
 
     private struct EncodedEntry: Sendable {
@@ -74,7 +75,7 @@ final class TileService: Sendable {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
         if let image = remembered(key) { return image }
         guard address.isSourceTile else {
-            return try await renderTile(address, route: nil, key: key)
+            return try await renderTile(address, route: nil, theme: .cycleStreets, key: key)
         }
         let store = try await pipeline.store(for: address.source)
         let fill = await pipeline.fill(address.tile, in: store)
@@ -122,13 +123,13 @@ final class TileService: Sendable {
 
     // MARK: - Route tiles and frames
 
-    /// A base tile with a stored route's line and start and finish markers drawn at the spec's
-    /// values. Each tile is a frame whose corner is the tile's corner, so lines and markers
-    /// continue across tile edges exactly as in a snapshot of the same area.
-    func routeTile(_ address: TileAddress, route: StoredRoute) async throws -> EncodedImage {
-        let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: route.id)
+    /// A base tile with a stored route's line and start and finish markers drawn in `theme`
+    /// (the spec's values by default). Each tile is a frame whose corner is the tile's corner,
+    /// so lines and markers continue across tile edges exactly as in a snapshot of the same area.
+    func routeTile(_ address: TileAddress, route: StoredRoute, theme: Theme.Name) async throws -> EncodedImage {
+        let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: route.id, theme: theme)
         if let image = remembered(key) { return image }
-        return try await renderTile(address, route: route, key: key)
+        return try await renderTile(address, route: route, theme: theme.theme, key: key)
     }
 
     /// A whole frame, drawn by the same pipeline as `mapframe snapshot`.
@@ -140,8 +141,8 @@ final class TileService: Sendable {
         return EncodedImage(data: frame.output, format: .png, maxAge: 0, lastModified: nil)
     }
 
-    /// Draws one 256-pixel tile (512 at @2x) of the map as PNG, with a route if given.
-    private func renderTile(_ address: TileAddress, route: StoredRoute?, key: EncodedKey) async throws -> EncodedImage {
+    /// Draws one 256-pixel tile (512 at @2x) of the map in `theme`, with a route if given.
+    private func renderTile(_ address: TileAddress, route: StoredRoute?, theme: Theme, key: EncodedKey) async throws -> EncodedImage {
         let scale = address.retina ? 2 : 1
         let viewport = Viewport(width: 256, height: 256, scale: scale)
         let side = Double(256 * scale)
@@ -149,11 +150,12 @@ final class TileService: Sendable {
             origin: PixelPoint(x: Double(address.tile.x) * side, y: Double(address.tile.y) * side),
             zoom: Double(address.tile.z), viewport: viewport
         )
-        let scene = Scene(
+        var scene = Scene(
             viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
             start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
         )
-        if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: address.source),
+        scene.theme = theme
+        if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, source: address.source),
            let base = try await baseTile(address) {
             // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
             // kept under the route's key too so the next request need not ask again.

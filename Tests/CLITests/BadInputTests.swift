@@ -34,6 +34,7 @@ struct BadInputTests {
             mustMention: ["route.coordinates", "100001", "100000"]
         ),
         BadInput(name: "unknown style", scene: Scenes.scene(#""style": "satellite""#), mustMention: ["style", "satellite", "osm"]),
+        BadInput(name: "unknown theme", scene: Scenes.scene(#""theme": "dark""#), mustMention: ["theme", "dark", "cyclestreets, high-contrast, categories"]),
         BadInput(name: "missing cache file", cache: .missing, mustMention: ["absent.mbtiles", "does not exist"]),
         BadInput(name: "cache that is not MBTiles", cache: .textFile, mustMention: ["notes.mbtiles", "not an MBTiles file"]),
     ]

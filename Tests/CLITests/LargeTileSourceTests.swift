@@ -77,12 +77,3 @@ struct LargeTileSourceTests {
         }
     }
 }
-
-extension RasterImage {
-    /// Every pixel's colour, row by row.
-    var allPixels: [RGBA] {
-        var pixels: [RGBA] = []
-        withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
-        return pixels
-    }
-}

@@ -12,7 +12,7 @@ import TileStore
     static let requiredStates = [
         "cleared-initial", "start-set", "start-and-finish", "route-planned", "geolocating-ring", "photomap-pins",
         "opencyclemap-two-line-attribution", "missing-tiles-grey", "retina-route-planned", "high-zoom-route",
-    ]
+    ] + ["high-contrast", "categories"].flatMap { theme in ["route-planned", "geolocating", "photomap", "chrome"].map { "\(theme)-\($0)" } }
 
     @Test func everyRequiredStateHasASceneAndAGolden() throws {
         for state in Self.requiredStates {

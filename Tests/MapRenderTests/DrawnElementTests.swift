@@ -8,9 +8,9 @@ import TileStore
 /// The elements painters report, checked against SPEC.md's numbers (`Spec`), not the styles.
 @Suite("The shapes and labels of drawn elements")
 struct DrawnElementTests {
-    func elements(_ scene: Scene, theme: Theme = .cycleStreets) throws -> [DrawnElement] {
+    func elements(_ scene: Scene) throws -> [DrawnElement] {
         let source = try style(scene.style)
-        return FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, theme: theme)
+        return FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source)
     }
 
     @Test("the route is a polyline 4 px wide at scale 1 and 8 px at scale 2 through its points", arguments: [1, 2])
@@ -128,13 +128,14 @@ struct DrawnElementTests {
         var scene = fixedScene()
         let frame = geometry(of: scene)
         scene.overlays.route = [frame.coordinate(at: PixelPoint(x: 0, y: y)), frame.coordinate(at: PixelPoint(x: 320, y: y))]
-        guard case .polyline(_, let width)? = try elements(scene, theme: wide).first?.shape else {
+        var themed = scene
+        themed.theme = wide
+        guard case .polyline(_, let width)? = try elements(themed).first?.shape else {
             Issue.record("no route")
             return
         }
         #expect(width == 10)
-        let source = try style("osm")
-        let image = FrameRenderer().render(scene, source: source, tiles: SolidTiles(Background.white), theme: wide).canvas.image()
+        let image = try render(themed, over: SolidTiles(Background.white)).canvas.image()
         // 4 px below the line's centre: outside the spec's 4 px line, inside the theme's 10 px one.
         #expect(isNear(image.pixel(x: 160, y: Int(y) + 4), blend(RGBA(red: 255, green: 0, blue: 0), alpha: 0.6, over: Background.white)))
         let plain = try render(scene, over: SolidTiles(Background.white)).canvas.image()

@@ -87,7 +87,7 @@ import Testing
         #expect(planner.finish == journey.finishCoordinate)
         #expect(planner.journey == journey)
         let frame = planner.map.frame
-        let margins = WispMarkerStyle.extent, padding = MapDefaults.fitPadding, slack = 1.0
+        let margins = Theme.cycleStreets.markerExtent, padding = MapDefaults.fitPadding, slack = 1.0
         for marker in [journey.startCoordinate, journey.finishCoordinate] {
             let point = frame.pixel(for: marker)
             #expect(point.x - margins.left >= padding - slack)

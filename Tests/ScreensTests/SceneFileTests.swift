@@ -50,6 +50,23 @@ struct SceneFileTests {
         #expect(scene.overlays.start == nil && scene.overlays.route.isEmpty && scene.overlays.photos.isEmpty && scene.overlays.location == nil)
     }
 
+    @Test("a scene names its theme; the CycleStreets look by default", arguments: Theme.Name.allCases)
+    func theme(name: Theme.Name) throws {
+        let scene = try Self.parse(#"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16}, "theme": "\#(name.rawValue)"}"#)
+        #expect(scene.theme == name.theme)
+        #expect(try Self.parse(#"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16}}"#).theme == .cycleStreets)
+    }
+
+    @Test("a fitted camera leaves room for a theme's larger markers")
+    func fittedInTheme() throws {
+        // 280 px between the markers at zoom 16: 342 px with the app's markers, 373 with the theme's.
+        let markers = #""size": {"width": 320, "height": 360}, "camera": {"fit": "all", "padding": 0}, "start": {"lat": 52.2055, "lon": 0.1414}, "finish": {"lat": 52.2092, "lon": 0.1428}"#
+        let app = try Self.parse("{\(markers)}"), highContrast = try Self.parse(#"{\#(markers), "theme": "high-contrast"}"#)
+        let source = try #require(StyleCatalog.builtin["osm"])
+        #expect(FrameRenderer.geometry(for: highContrast, source: source).camera.zoom < FrameRenderer.geometry(for: app, source: source).camera.zoom)
+        #expect(SceneFile.scene(app, inTheme: .highContrast, catalog: .builtin) == highContrast)
+    }
+
     /// A bad scene and what its error must mention: the field, the value and what is allowed.
     struct BadScene: CustomTestStringConvertible, Sendable {
         let name: String
@@ -89,6 +106,8 @@ struct SceneFileTests {
         BadScene(name: "scale 3", json: #"{\#(camera), "scale": 3}"#, mustMention: ["scale", "3", "1...2"]),
         BadScene(name: "too many route points", json: #"{\#(camera), "route": {"coordinates": [\#(routePositions(100_001))]}}"#, mustMention: ["route.coordinates", "100001", "100000"]),
         BadScene(name: "unknown style", json: #"{\#(camera), "style": "satellite"}"#, mustMention: ["style", "satellite", "opencyclemap, osm"]),
+        BadScene(name: "unknown theme", json: #"{\#(camera), "theme": "dark"}"#, mustMention: ["theme", "dark", "cyclestreets, high-contrast, categories"]),
+        BadScene(name: "theme not a name", json: #"{\#(camera), "theme": 2}"#, mustMention: ["theme", "2", "a string"]),
         BadScene(name: "fit with nothing to fit", json: #"{"camera": {"fit": "all"}}"#, mustMention: ["camera.fit", "all", "nothing to fit"]),
         BadScene(name: "missing camera", json: #"{"style": "osm"}"#, mustMention: ["camera", "missing"]),
         BadScene(

@@ -82,7 +82,7 @@ import TileStore
 
     @Test func unknownFieldsAreNamed() {
         #expect(error(#"{"style": "osm", "steps": [], "colour": "red"}"#)
-            == .invalid(JSONFieldError(path: "colour", message: "unknown field; allowed fields are style, camera, chrome, size, scale, steps")))
+            == .invalid(JSONFieldError(path: "colour", message: "unknown field; allowed fields are style, theme, camera, chrome, size, scale, steps")))
         #expect(error(#"{"style": "osm", "steps": [{"tapp": {"x": 1, "y": 1}}]}"#)?.field == "steps[0].tapp")
         #expect(error(#"{"style": "osm", "steps": [{"tap": {"x": 1, "y": 1, "force": 3}}]}"#)?.field == "steps[0].tap.force")
         #expect(error(#"{"style": "osm", "camera": {"center": {"lat": 52, "lng": 0}, "zoom": 3}, "steps": []}"#)?.field == "camera.center.lng")
@@ -94,6 +94,8 @@ import TileStore
         #expect(error(#"{"style": "osm", "scale": 3, "steps": []}"#)?.description == "scale: 3 is outside the allowed range 1...2")
         #expect(error(#"{"style": "osm", "scale": 1.5, "steps": []}"#)?.description == "scale: 1.5 is not allowed; expected a whole number in 1...2")
         #expect(error(#"{"style": "osm", "chrome": "yes", "steps": []}"#)?.description == #"chrome: "yes" is not allowed; expected true or false"#)
+        #expect(error(#"{"style": "osm", "theme": "dark", "steps": []}"#)?.description
+            == #"theme: "dark" is not allowed; expected one of cyclestreets, high-contrast, categories"#)
         #expect(error(#"{"style": "osm", "camera": {"center": {"lat": 52, "lon": 0}, "zoom": 20}, "steps": []}"#)?.description
             == "camera.zoom: 20 is outside the osm style's zoom range 0...19")
         #expect(error(#"{"style": "osm", "steps": [{"zoomIn": false}]}"#)?.description == "steps[0].zoomIn: false is not allowed; expected true")
@@ -137,12 +139,14 @@ import TileStore
     /// Scene files and scripts read their shared header with one reader: the same defaults,
     /// the same ranges and the same messages.
     @Test func sharesTheHeaderReaderWithSceneFiles() throws {
-        let header = #""style": "opencyclemap", "chrome": true, "size": {"width": 300, "height": 400}, "scale": 2"#
+        let header = #""style": "opencyclemap", "chrome": true, "size": {"width": 300, "height": 400}, "scale": 2, "theme": "categories""#
         let camera = #""camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 12}"#
         let script = try parse("{\(header), \(camera), \"steps\": []}")
         let scene = try SceneFile.parse(Data("{\(header), \(camera)}".utf8), name: "scene.json", catalog: .builtin)
         #expect(scene.viewport == script.layout.frameViewport && scene.mapPanelViewport == script.layout.mapPanelViewport)
         #expect(scene.style == script.style && scene.camera == .fixed(script.camera))
+        #expect(scene.theme == .categories && script.theme == .categories)
+        #expect(try parse(#"{"steps": []}"#).theme == .cycleStreets)
 
         for (bad, expected) in [
             (#""camera": {"center": {"lat": 86, "lon": 0}, "zoom": 3}"#, "camera.center.lat: 86 is outside the allowed range -85.0511...85.0511"),

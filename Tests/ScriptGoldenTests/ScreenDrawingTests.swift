@@ -26,14 +26,14 @@ import Testing
         #expect(run.layout.frameViewport == Viewport(width: 320, height: 480))
         #expect(run.layout.mapPanelViewport == Viewport(width: 320, height: 367))
         let state = run.frames[3].state
-        let scene = state.scene(layout: run.layout, style: script.style)
+        let scene = state.scene(layout: run.layout, style: script.style, theme: script.theme)
         #expect(scene.viewport == run.layout.frameViewport && scene.mapPanelViewport == run.layout.mapPanelViewport)
         #expect(scene.mapPanelTop == run.layout.mapPanelTop && scene.mapPanelTop == 64)
 
         let framed = try await ScriptGoldens.image(of: scene)
         #expect(framed.width == 320 && framed.height == 480)
         // The same state in a bare 320 x 367 frame is exactly the chrome frame's map panel.
-        let bare = try await ScriptGoldens.image(of: state.scene(layout: ScreenLayout(width: 320, height: 367), style: script.style))
+        let bare = try await ScriptGoldens.image(of: state.scene(layout: ScreenLayout(width: 320, height: 367), style: script.style, theme: script.theme))
         let panel = RasterImage(copying: framed.pixels + 64 * framed.stride, width: 320, height: 367, stride: framed.stride)
         let comparison = ImageComparison(expected: bare, actual: panel, tolerance: GoldenTolerance(channel: 0, pixelFraction: 0))
         #expect(comparison.matches, "\(comparison.summary)")
@@ -41,13 +41,13 @@ import Testing
 
     @Test func withoutChromeTheFrameIsTheMapPanel() throws {
         let (script, run) = try ScriptGoldens.play("three-taps")
-        let scene = run.frames[0].state.scene(layout: run.layout, style: script.style)
+        let scene = run.frames[0].state.scene(layout: run.layout, style: script.style, theme: script.theme)
         #expect(scene.chrome == nil && scene.mapPanelViewport == Viewport(width: 320, height: 480) && scene.mapPanelTop == 0)
     }
 
     @Test func disabledButtonsAreFadedAndTheActiveTabIsBlue() async throws {
         let (script, run) = try ScriptGoldens.play("chrome-planner")
-        let images = try await ScriptGoldens.images(of: run, style: script.style)
+        let images = try await ScriptGoldens.images(of: run, script: script)
         let cleared = run.frames[0].state, startSet = run.frames[1].state
         #expect(!cleared.enabledButtons.contains(.stepBack) && startSet.enabledButtons.contains(.stepBack))
 
@@ -68,7 +68,7 @@ import Testing
         #expect(close(tabPixel(images[0], .photomap), style.tabBarBackground))
 
         let (photoScript, photoRun) = try ScriptGoldens.play("photomap")
-        let photoFrame = try await ScriptGoldens.images(of: photoRun, style: photoScript.style)[1]
+        let photoFrame = try await ScriptGoldens.images(of: photoRun, script: photoScript)[1]
         #expect(close(tabPixel(photoFrame, .photomap), style.activeTabBackground))
         #expect(close(tabPixel(photoFrame, .planRoute), style.tabBarBackground))
     }
@@ -87,7 +87,7 @@ import Testing
         let (script, run) = try ScriptGoldens.play("itinerary-stage")
         let frame = run.frames[4]
         let stage = try #require(frame.state.emphasisedStage)
-        let image = try await ScriptGoldens.image(of: frame.state.scene(layout: run.layout, style: script.style))
+        let image = try await ScriptGoldens.image(of: frame.state.scene(layout: run.layout, style: script.style, theme: script.theme))
         let geometry = FrameGeometry(camera: frame.state.camera, viewport: run.layout.mapPanelViewport)
         // Midway along the stage's first leg: the stage colour, opaque, whatever the map beneath.
         let a = geometry.pixel(for: stage.points[0]), b = geometry.pixel(for: stage.points[1])
@@ -99,7 +99,7 @@ import Testing
     @Test func retinaScriptsDoubleEveryPixel() async throws {
         let (script, run) = try ScriptGoldens.play("chrome-retina")
         #expect(run.layout.scale == 2)
-        let image = try await ScriptGoldens.image(of: run.frames[0].state.scene(layout: run.layout, style: script.style))
+        let image = try await ScriptGoldens.image(of: run.frames[0].state.scene(layout: run.layout, style: script.style, theme: script.theme))
         #expect(image.width == 640 && image.height == 960)
     }
 

@@ -58,9 +58,9 @@ enum ScriptGoldens {
     }
 
     /// Every frame of a played script, drawn as `mapframe play` draws it.
-    static func images(of run: ScriptRun, style: String) async throws -> [RasterImage] {
+    static func images(of run: ScriptRun, script: Script) async throws -> [RasterImage] {
         var images: [RasterImage] = []
-        for scene in run.scenes(style: style) { images.append(try await image(of: scene)) }
+        for scene in run.scenes(of: script) { images.append(try await image(of: scene)) }
         return images
     }
 

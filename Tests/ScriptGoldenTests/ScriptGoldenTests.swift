@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: ScriptGoldens.names)
     func framesMatchTheirGoldens(script name: String) async throws {
         let (script, run) = try ScriptGoldens.play(name)
-        let images = try await ScriptGoldens.images(of: run, style: script.style)
+        let images = try await ScriptGoldens.images(of: run, script: script)
         #expect(images.count == script.steps.count + 1)
         let directory = ScriptGoldens.goldens.appendingPathComponent(name)
 

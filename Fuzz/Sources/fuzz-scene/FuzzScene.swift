@@ -6,7 +6,7 @@ import TileStore
 
 /// Scene files (`SceneFile.parse`) against the built-in styles, then what `mapframe snapshot`
 /// and `POST /frame` work out before drawing: the camera (fitted where the scene asks), the
-/// tiles the frame needs and whether the overlays touch it. Refusing an input is fine;
+/// tiles the frame needs and whether drawing changes its tiles. Refusing an input is fine;
 /// crashing, hanging or running out of memory is a defect.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -15,6 +15,6 @@ public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
           let source = catalog[scene.style] else { return 0 }
     let geometry = FrameRenderer.geometry(for: scene, source: source)
     _ = geometry.tilePlacements(in: source.tileGrid)
-    _ = FrameRenderer.overlaysTouch(scene, geometry: geometry, source: source)
+    _ = FrameRenderer.changesTiles(scene, geometry: geometry, source: source)
     return 0
 }

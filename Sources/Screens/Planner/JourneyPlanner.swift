@@ -139,7 +139,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     /// route and both markers, each marker with the pixels it draws beyond its point, leaving
     /// `padding` logical pixels to the panel's edges.
     public mutating func plan(
-        _ journey: Journey, markerMargins: EdgeInsets = WispMarkerStyle.extent, padding: Double = MapDefaults.fitPadding,
+        _ journey: Journey, markerMargins: EdgeInsets = Theme.cycleStreets.markerExtent, padding: Double = MapDefaults.fitPadding,
         at time: TimeInterval
     ) -> EventOutcome {
         stopGeolocationIfDue(at: time)

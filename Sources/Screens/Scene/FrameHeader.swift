@@ -3,7 +3,7 @@ import MapRender
 import StrictJSON
 
 /// The fields scene files and scripts share, read by one reader with one set of defaults and
-/// ranges: `style`, `size`, `scale`, `chrome`, and the points and fixed cameras inside them.
+/// ranges: `style`, `size`, `scale`, `chrome`, `theme`, and the points and fixed cameras inside them.
 ///
 /// | field | default | allowed |
 /// |---|---|---|
@@ -11,6 +11,7 @@ import StrictJSON
 /// | `size` | 320 x 480 | `width` and `height` 1...4096 device pixels a side after `scale`; with chrome, `height` above the chrome's 113 |
 /// | `scale` | 1 | 1 or 2 |
 /// | `chrome` | false | true or false |
+/// | `theme` | `"cyclestreets"` | a `Theme.Name`: `"cyclestreets"`, `"high-contrast"` or `"categories"` |
 ///
 /// Points are `{"lat", "lon"}` inside `WebMercator.inputLatitudeRange` and
 /// `WebMercator.longitudeRange`; a fixed camera is `{"center": point, "zoom": z}` with `z`
@@ -27,6 +28,7 @@ struct FrameHeader {
     var zoomRange: ZoomRange
     /// The frame, its scale and whether the phone chrome is drawn around the map panel.
     var layout: ScreenLayout
+    var theme: Theme
 
     /// Reads the header fields of `root`; `styles` are the styles on offer with their zoom ranges.
     init(_ root: JSONObjectReader, styles: [String: ZoomRange]) throws(JSONFieldError) {
@@ -36,6 +38,15 @@ struct FrameHeader {
         }
         self.zoomRange = zoomRange
         layout = try Self.readLayout(root)
+        theme = try Self.readTheme(root)
+    }
+
+    private static func readTheme(_ root: JSONObjectReader) throws(JSONFieldError) -> Theme {
+        guard let name = try root.string("theme") else { return .cycleStreets }
+        guard let theme = Theme.Name(rawValue: name)?.theme else {
+            throw JSONFieldError(path: "theme", value: .string(name), allowed: "one of \(Theme.Name.allowed)")
+        }
+        return theme
     }
 
     private static func readLayout(_ root: JSONObjectReader) throws(JSONFieldError) -> ScreenLayout {

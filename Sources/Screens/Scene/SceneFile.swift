@@ -22,7 +22,9 @@ public enum SceneFile {
     public static let latitudeRange = WebMercator.inputLatitudeRange
     public static let longitudeRange = WebMercator.longitudeRange
 
-    static let topLevelFields = ["size", "scale", "style", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome"]
+    static let topLevelFields = [
+        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome",
+    ]
 
     /// Parses a scene, checking its style and zoom against `catalog`.
     public static func parse(_ data: Data, name: String, catalog: StyleCatalog) throws(SceneError) -> Scene {
@@ -59,6 +61,18 @@ public enum SceneFile {
         return scaled
     }
 
+    /// The scene in another theme, as `--theme` asks. A fitted camera may then show another
+    /// zoom, so the zoom buttons of its chrome are worked out again.
+    public static func scene(_ scene: Scene, inTheme theme: Theme, catalog: StyleCatalog) -> Scene {
+        var themed = scene
+        themed.theme = theme
+        if themed.chrome != nil, let source = catalog[scene.style] {
+            let zoom = FrameRenderer.geometry(for: themed, source: source).camera.zoom
+            themed.chrome = sceneChrome(for: themed, zoom: zoom, zoomRange: source.zoomRange)
+        }
+        return themed
+    }
+
     private static func parseFields(_ json: JSONValue, catalog: StyleCatalog) throws(JSONFieldError) -> Scene {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
@@ -81,6 +95,7 @@ public enum SceneFile {
             viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
             photos: photos, location: location, attribution: try parseAttribution(root)
         )
+        scene.theme = header.theme
         if chrome {
             // The map panel is smaller with chrome, so the camera (and with it the zoom buttons) is
             // resolved with the chrome in place.

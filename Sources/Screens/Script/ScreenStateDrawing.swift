@@ -9,9 +9,9 @@ import MapRender
 /// buttons, enabled as the state says, and the commentary (a button once both markers are
 /// set); the tab bar marks the screen's function.
 extension ScreenState {
-    /// The scene for this state in `layout`, over tiles of `style`.
-    public func scene(layout: ScreenLayout, style: String) -> Scene {
-        Scene(
+    /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
+    public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
+        var scene = Scene(
             viewport: layout.frameViewport,
             style: style,
             camera: .fixed(camera),
@@ -24,6 +24,8 @@ extension ScreenState {
             emphasisedStage: emphasisedStage,
             chrome: layout.chrome ? chrome : nil
         )
+        scene.theme = theme
+        return scene
     }
 
     /// The status bar, toolbar and tab bar for this state.
@@ -42,8 +44,8 @@ extension ScreenState {
 }
 
 extension ScriptRun {
-    /// One scene per frame, start frame first, over tiles of `style` (the script's).
-    public func scenes(style: String) -> [Scene] {
-        frames.map { $0.state.scene(layout: layout, style: style) }
+    /// One scene per frame, start frame first, over tiles of `script`'s style in its theme.
+    public func scenes(of script: Script) -> [Scene] {
+        frames.map { $0.state.scene(layout: layout, style: script.style, theme: script.theme) }
     }
 }

@@ -12,13 +12,16 @@ public struct Script: Hashable, Sendable {
     /// The starting camera; the app's fallback view when the script gives none.
     public var camera: Camera
     public var layout: ScreenLayout
+    /// How every frame is drawn.
+    public var theme: Theme
     public var steps: [ScriptStep]
 
-    public init(style: String, zoomRange: ZoomRange, camera: Camera, layout: ScreenLayout, steps: [ScriptStep]) {
+    public init(style: String, zoomRange: ZoomRange, camera: Camera, layout: ScreenLayout, theme: Theme, steps: [ScriptStep]) {
         self.style = style
         self.zoomRange = zoomRange
         self.camera = camera
         self.layout = layout
+        self.theme = theme
         self.steps = steps
     }
 }

@@ -7,7 +7,7 @@ import StrictJSON
 ///
 /// ```json
 /// {"style": "osm", "camera": {"center": {"lat": 52.2041, "lon": 0.1378}, "zoom": 16},
-///  "chrome": true, "size": {"width": 320, "height": 480}, "scale": 1,
+///  "chrome": true, "size": {"width": 320, "height": 480}, "scale": 1, "theme": "high-contrast",
 ///  "steps": [{"tap": {"x": 100, "y": 200}}, {"wait": 1.0}, {"pan": {"dx": 10, "dy": 0}},
 ///            {"zoomIn": true}, {"zoomOut": true}, {"stepBack": true},
 ///            {"plan": {"journey": "route.xml"}}, {"newRoute": true},
@@ -16,14 +16,14 @@ import StrictJSON
 ///            {"photos": {"file": "photos.xml"}}, {"stage": 3}]}
 /// ```
 ///
-/// `steps` is required. `style`, `size`, `scale` and `chrome` are read as in scene files
-/// (`FrameHeader`): `style` defaults to `osm`, `size` to 320 x 480, `scale` to 1 and `chrome`
-/// to false; `camera` defaults to the app's fallback view, `MapDefaults.fallbackCamera`. Each step is an object with exactly one field,
+/// `steps` is required. `style`, `size`, `scale`, `chrome` and `theme` are read as in scene
+/// files (`FrameHeader`): `style` defaults to `osm`, `size` to 320 x 480, `scale` to 1, `chrome`
+/// to false and `theme` to the CycleStreets look; `camera` defaults to the app's fallback view, `MapDefaults.fallbackCamera`. Each step is an object with exactly one field,
 /// and a script has at most `maxSteps` of them.
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
 public enum ScriptParser {
-    static let topLevelFields = ["style", "camera", "chrome", "size", "scale", "steps"]
+    static let topLevelFields = ["style", "theme", "camera", "chrome", "size", "scale", "steps"]
     /// The most steps a script may have; it draws one frame more. Thousands of steps cover any
     /// real flow of the app, and the limit is checked before anything is read or drawn.
     public static let maxSteps = 2_000
@@ -71,7 +71,8 @@ public enum ScriptParser {
             try readStep(value, path: "steps[\(index)]", panel: layout.mapPanelViewport, directory: directory)
         }
         return Script(
-            style: header.style, zoomRange: header.zoomRange, camera: camera ?? MapDefaults.fallbackCamera, layout: layout, steps: steps
+            style: header.style, zoomRange: header.zoomRange, camera: camera ?? MapDefaults.fallbackCamera, layout: layout,
+            theme: header.theme, steps: steps
         )
     }
 

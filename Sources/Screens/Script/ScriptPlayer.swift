@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import MapRender
 import StrictJSON
 
 /// Plays a script against the app's screens, without drawing anything.
@@ -64,7 +65,7 @@ public struct ScriptPlayer {
         case .plan(let file):
             let journey = try load(file, field: "\(field).journey") { data throws(PayloadError) in try JourneyXMLParser.parse(data) }
             shown = .planner
-            return planner.plan(journey, at: time)
+            return planner.plan(journey, markerMargins: script.theme.markerExtent, at: time)
         case .newRoute:
             shown = .planner
             return planner.newRoute(at: time)

@@ -1,0 +1,140 @@
+/// The colours of the categories theme: one flat colour for each category of thing drawn, so
+/// that a frame can be read colour by colour, as HapticMap reads its maps, and explained by a
+/// legend (`CategoryLegend`).
+///
+/// The map's overlays take Okabe and Ito's seven hues (`OkabeIto`), which the common colour
+/// blindnesses keep apart. The basemap and the phone chrome take white and five greys, told
+/// apart by lightness alone, which no colour blindness changes. Text, glyphs and the selected
+/// tab's box are ink, not a category: black, or white on the two darkest greys.
+public enum CategoryPalette {
+    /// A category of the legend: the basemap's two, and one per kind of element (an itinerary
+    /// stage's counter is part of its stage).
+    public enum Category: String, CaseIterable, Hashable, Sendable {
+        case background, roads
+        case start, finish, route, stage, photo, location, attribution
+        case statusBar, button, commentary, tab
+
+        /// The category an element is drawn in.
+        public init(_ element: DrawnElement.Category) {
+            switch element {
+            case .start: self = .start
+            case .finish: self = .finish
+            case .route: self = .route
+            case .stage, .counter: self = .stage
+            case .photo: self = .photo
+            case .location: self = .location
+            case .attribution: self = .attribution
+            case .statusBar: self = .statusBar
+            case .button: self = .button
+            case .commentary: self = .commentary
+            case .tab: self = .tab
+            }
+        }
+
+        /// The legend's name, in sentence case.
+        public var name: String {
+            switch self {
+            case .background: "Map background"
+            case .roads: "Roads"
+            case .start: "Start marker"
+            case .finish: "Finish marker"
+            case .route: "Route"
+            case .stage: "Itinerary stage"
+            case .photo: "Photo"
+            case .location: "Your location"
+            case .attribution: "Attribution"
+            case .statusBar: "Status bar"
+            case .button: "Toolbar button"
+            case .commentary: "Commentary"
+            case .tab: "Tab"
+            }
+        }
+
+        public var colour: Colour {
+            switch self {
+            case .background: .white
+            case .roads: Colour(hex: 0xBBBBBB)
+            case .start: OkabeIto.bluishGreen
+            case .finish: OkabeIto.vermillion
+            case .route: OkabeIto.blue
+            case .stage: OkabeIto.reddishPurple
+            case .photo: OkabeIto.skyBlue
+            case .location: OkabeIto.orange
+            case .attribution: OkabeIto.yellow
+            case .statusBar: Colour(hex: 0x333333)
+            case .button: Colour(hex: 0x999999)
+            case .commentary: Colour(hex: 0xDDDDDD)
+            case .tab: Colour(hex: 0x666666)
+            }
+        }
+    }
+
+    /// Text and glyphs on every category but the two darkest, and the selected tab's box.
+    public static let ink = Colour.black
+    /// Text and glyphs on the status bar and the tabs.
+    public static let inkOnDark = Colour.white
+}
+
+extension Theme {
+    /// HapticMap's kind of map (its sections 5.10 and 6.5): every category of element in its
+    /// own flat colour from `CategoryPalette`, no anti-aliasing, and the basemap reduced to
+    /// white with roads in grey (`RoadPixels` says which tile pixels are roads). Every pixel of
+    /// a frame is one of the palette's colours or ink, so a program, or a partially-sighted
+    /// reader with the legend, can tell each category by its colour alone.
+    ///
+    /// Shapes and sizes are the app's. The markers, pins and ring are flat: no shadows, no
+    /// translucency, no outlines in another colour. Disabled toolbar buttons are not faded,
+    /// since fading would mix colours; the elements' labels still say so. The toolbar behind
+    /// the buttons is the status bar's grey, and the selected tab is a box of ink in the tab bar.
+    public static let categories: Theme = {
+        typealias Category = CategoryPalette.Category
+        let ink = CategoryPalette.ink, inkOnDark = CategoryPalette.inkOnDark
+        var theme = Theme()
+        theme.antialiasing = false
+        theme.basemap = .flat(background: Category.background.colour, roads: Category.roads.colour)
+        theme.route = RouteStyle(colour: Category.route.colour, lineAlpha: 1, layerAlpha: 1, width: RouteStyle.cycleStreets.width)
+        theme.startMarker = flatMarker(.start, fill: Category.start.colour)
+        theme.finishMarker = flatMarker(.finish, fill: Category.finish.colour)
+        theme.photoPin = PhotoPinStyle(fill: Category.photo.colour, glyph: ink, shadow: .clear)
+        theme.locationRing = LocationRingStyle(colour: Category.location.colour)
+        theme.attribution.background = Category.attribution.colour
+        theme.attribution.text = ink
+        theme.stageEmphasis = StageEmphasisStyle(
+            colour: Category.stage.colour, width: StageEmphasisStyle.cycleStreets.width, casing: .clear, casingWidth: 0
+        )
+        theme.stageCounter.background = Category.stage.colour
+        theme.stageCounter.text = ink
+
+        var chrome = PhoneChromeStyle.cycleStreets
+        chrome.statusBarBackground = Category.statusBar.colour
+        chrome.statusBarSeparator = Category.statusBar.colour
+        chrome.statusBarForeground = inkOnDark
+        chrome.toolbarBackground = Category.statusBar.colour
+        chrome.toolbarHighlight = Category.statusBar.colour
+        chrome.toolbarShadow = Category.statusBar.colour
+        chrome.buttonFill = Category.button.colour
+        chrome.buttonBorder = .clear
+        chrome.glyph = ink
+        chrome.disabledOpacity = 1
+        chrome.commentaryBackground = Category.commentary.colour
+        chrome.commentaryText = ink
+        chrome.commentaryButtonFill = Category.commentary.colour
+        chrome.commentaryButtonText = ink
+        chrome.tabBarBackground = Category.tab.colour
+        chrome.tabBarSeparator = Category.tab.colour
+        chrome.activeTabBackground = ink
+        chrome.activeTabForeground = inkOnDark
+        chrome.inactiveTabForeground = inkOnDark
+        theme.chrome = chrome
+        return theme
+    }()
+
+    private static func flatMarker(_ app: WispMarkerStyle, fill: Colour) -> WispMarkerStyle {
+        var marker = app
+        marker.fill = fill
+        marker.outline = fill
+        marker.letterColour = CategoryPalette.ink
+        marker.shadow = .clear
+        return marker
+    }
+}

@@ -1,0 +1,60 @@
+extension Theme {
+    /// For partially-sighted users: every overlay is outlined in black or white, so it stands
+    /// out against any tile, and nothing is told by colour alone.
+    ///
+    /// - The route is black, 6 px wide, on a 2 px white casing, with round corners so that the
+    ///   casing is as wide at a sharp corner as anywhere; an itinerary stage is the
+    ///   reverse, 8 px of white on a 2 px black casing, so it shows over the route by pattern
+    ///   and width rather than hue.
+    /// - The start and finish markers are 1.5 times the app's size with a 2 px black outline
+    ///   and a black letter. Their fills are Okabe and Ito's bluish green and vermillion, a pair
+    ///   that the common colour blindnesses keep apart (the app's green and red are not), and
+    ///   the finish has a square head, so shape and letter tell them apart as well.
+    /// - Photo pins are 1.5 times the app's size, outlined in black, without a shadow.
+    /// - The location ring keeps its blue, with a 2 px black line along both edges.
+    /// - The attribution is black 11 px text (the smallest text size Apple's guidelines allow)
+    ///   on an opaque white box; the stage counter is white on opaque black.
+    /// - The phone chrome is the app's.
+    public static let highContrast: Theme = {
+        var theme = Theme()
+        theme.route = RouteStyle(colour: .black, lineAlpha: 1, layerAlpha: 1, width: 6, casing: .white, casingWidth: 2, join: .round)
+        theme.startMarker = highContrastMarker(.start, fill: OkabeIto.bluishGreen, head: .round)
+        theme.finishMarker = highContrastMarker(.finish, fill: OkabeIto.vermillion, head: .square)
+        theme.photoPin = PhotoPinStyle(
+            fill: PhotoPinStyle.cycleStreets.fill, glyph: .white, shadow: .clear, outline: .black, outlineWidth: 2, size: 1.5
+        )
+        theme.locationRing = LocationRingStyle(colour: LocationRingStyle.cycleStreets.colour, outline: .black, outlineWidth: 2)
+        theme.attribution = AttributionStyle(background: .white, text: .black, fontSize: 11, padding: 3, maxLines: 2)
+        theme.stageEmphasis = StageEmphasisStyle(colour: .white, width: 8, casing: .black, casingWidth: 2)
+        theme.stageCounter.background = .black
+        theme.stageCounter.text = .white
+        return theme
+    }()
+
+    private static func highContrastMarker(_ app: WispMarkerStyle, fill: Colour, head: WispMarkerStyle.Head) -> WispMarkerStyle {
+        var marker = app
+        marker.fill = fill
+        marker.outline = .black
+        marker.outlineWidth = 2
+        marker.letterColour = .black
+        marker.head = head
+        marker.size = 1.5
+        marker.shadow = .clear
+        return marker
+    }
+}
+
+/// The colour-blind-safe palette of Masataka Okabe and Kei Ito, "Color Universal Design
+/// (CUD): how to make figures and presentations that are friendly to colorblind people"
+/// (J*FLY, 2002; revised 2008), as popularised by Bang Wong, "Points of view: Color blindness",
+/// Nature Methods 8, 441 (2011). Its eight colours stay distinct under protanopia, deuteranopia
+/// and tritanopia; these are its seven hues, the eighth being black.
+public enum OkabeIto {
+    public static let orange = Colour(hex: 0xE69F00)
+    public static let skyBlue = Colour(hex: 0x56B4E9)
+    public static let bluishGreen = Colour(hex: 0x009E73)
+    public static let yellow = Colour(hex: 0xF0E442)
+    public static let blue = Colour(hex: 0x0072B2)
+    public static let vermillion = Colour(hex: 0xD55E00)
+    public static let reddishPurple = Colour(hex: 0xCC79A7)
+}
