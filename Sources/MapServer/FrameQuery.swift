@@ -35,7 +35,7 @@ enum FrameQuery {
                           camera: .fixed(Camera(center: center, zoom: zoom)))
         if let id = values["route"] {
             guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
-            scene.overlays = Scene.Overlays(start: stored.start, finish: stored.finish, route: stored.coordinates)
+            scene.overlays = Scene.Overlays(start: stored.line.first, finish: stored.line.last, route: stored.line)
         }
         return scene
     }

@@ -127,11 +127,12 @@ public final class MapServerApp: Sendable {
         router.get("/routes/:id/tiles/:style") { request, context in
             let route = try self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
-            let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
+            let bounds = route.line.bounds
+            let fitted = CameraFit.camera(showing: [FitItem(bounds: bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
             return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
                 TileJSON.document(
                     for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png",
-                    name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
+                    name: "\(source.title) with route \(route.id)", bounds: bounds, centerZoom: fitted.map { Int($0.zoom) }
                 )
             }
         }

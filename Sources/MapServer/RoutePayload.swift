@@ -6,7 +6,7 @@ import StrictJSON
 
 /// Turns a `POST /routes` body into a route line, by its Content-Type: CycleStreets journey XML
 /// (`application/xml`, `text/xml`), GPX (`application/gpx+xml`) or GeoJSON (`application/geo+json`,
-/// `application/json`).
+/// `application/json`). GPX and GeoJSON routes may have several parts.
 enum RoutePayload {
     static let acceptedTypes = ["application/xml", "text/xml", "application/gpx+xml", "application/geo+json", "application/json"]
 
@@ -44,7 +44,7 @@ enum RoutePayload {
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)
-        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints:
+        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints, .noLine:
             return .unprocessable(error.description)
         }
     }

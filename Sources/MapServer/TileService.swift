@@ -149,7 +149,7 @@ final class TileService: Sendable {
         )
         let scene = Scene(
             viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
-            start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
+            start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden
         )
         if route != nil, !FrameRenderer.overlaysTouch(scene, geometry: geometry, source: address.source),
            let base = try await baseTile(address) {

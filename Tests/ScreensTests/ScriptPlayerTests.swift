@@ -133,7 +133,7 @@ import Testing
         } catch {
             #expect(error == .payload(
                 field: "steps[0].plan.journey", path: Fixture.url("geocoder.xml").path,
-                error: .unexpectedRoot(found: "sayt", expected: "markers")
+                error: .unexpectedRoot(found: "sayt", expected: ["markers"])
             ))
         }
         do {

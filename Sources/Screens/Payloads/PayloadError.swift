@@ -15,10 +15,14 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A JSON payload (GeoJSON) that is malformed, or has a field that is missing or not allowed.
     /// The problem names the JSON path, the value and what is allowed.
     case json(JSONFieldError)
-    /// The document's root is not the one this payload has.
-    case unexpectedRoot(found: String, expected: String)
-    /// The CycleStreets API answered with an `<error>` element instead of data.
+    /// The document's root is none of the ones this payload may have.
+    case unexpectedRoot(found: String, expected: [String])
+    /// The CycleStreets API answered with an error (an `<error>` element, or an `"error"`
+    /// member in JSON) instead of data.
     case apiError(message: String)
+    /// A GeoJSON collection holds no line to make a route of; `found` says what it holds, such
+    /// as "a FeatureCollection of 3 Point features".
+    case noLine(field: String, found: String)
     /// A required element or attribute is absent.
     case missing(field: String, expected: String)
     /// A value is present but not allowed.
@@ -31,7 +35,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element, attribute or JSON path the error concerns, when it concerns one.
     public var field: String? {
         switch self {
-        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _): field
+        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _),
+             .noLine(let field, _): field
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
         case .tooLarge, .doctypeNotAllowed, .malformedXML, .unexpectedRoot, .apiError: nil
         }
@@ -48,7 +53,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .json(let problem):
             problem.description
         case .unexpectedRoot(let found, let expected):
-            "payload: root element <\(found)> is not <\(expected)>"
+            "payload: root element <\(found)> is not \(expected.map { "<\($0)>" }.joined(separator: " or "))"
         case .apiError(let message):
             "payload: the CycleStreets API reported an error: \(message)"
         case .missing(let field, let expected):
@@ -59,6 +64,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(field): has \(count) point\(count == 1 ? "" : "s"); at least \(minimum) are needed"
         case .tooManyPoints(let field, let count, let maximum):
             "\(field): has \(count) points; at most \(maximum) are allowed"
+        case .noLine(let field, let found):
+            "\(field): \(found) has no LineString or MultiLineString to draw as a route"
         }
     }
 }
