@@ -4,7 +4,7 @@ import StrictJSON
 ///
 /// Every case that concerns one value names where it sits as `field`: an element and attribute
 /// (`marker[type=route]@coordinates`), an element path (`result[2]/latitude`) or a JSON path
-/// (`geometry.coordinates[3]`).
+/// (`geometry.coordinates[3]`, `marker[1].@attributes.points`).
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The payload is larger than the size limit; it was not parsed.
     case tooLarge(bytes: Int, limit: Int)
@@ -12,7 +12,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case doctypeNotAllowed
     /// The bytes are not well-formed XML; `message` is libxml2's own explanation.
     case malformedXML(message: String)
-    /// A JSON payload (GeoJSON) that is malformed, or has a field that is missing or not allowed.
+    /// A JSON payload (GeoJSON, a journey) that is malformed, or has a field that is missing or not allowed.
     /// The problem names the JSON path, the value and what is allowed.
     case json(JSONFieldError)
     /// The document's root is none of the ones this payload may have.
