@@ -40,7 +40,7 @@ enum RoutePayload {
         switch error {
         case .tooLarge:
             return HTTPProblem(status: .contentTooLarge, message: error.description)
-        case .doctypeNotAllowed, .malformedXML, .unexpectedRoot:
+        case .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot:
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)

@@ -10,9 +10,12 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     /// The document declares a DOCTYPE (a DTD), which could define entities; it was not parsed.
     case doctypeNotAllowed
+    /// The bytes are neither XML nor JSON, told by their first byte that is not white space;
+    /// `found` says what they are instead, such as "an empty document".
+    case notXMLOrJSON(found: String)
     /// The bytes are not well-formed XML; `message` is libxml2's own explanation.
     case malformedXML(message: String)
-    /// A JSON payload (GeoJSON, a journey) that is malformed, or has a field that is missing or not allowed.
+    /// A JSON payload that is malformed, or has a field that is missing or not allowed.
     /// The problem names the JSON path, the value and what is allowed.
     case json(JSONFieldError)
     /// The document's root is none of the ones this payload may have.
@@ -38,7 +41,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _),
              .noLine(let field, _): field
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
-        case .tooLarge, .doctypeNotAllowed, .malformedXML, .unexpectedRoot, .apiError: nil
+        case .tooLarge, .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .apiError: nil
         }
     }
 
@@ -48,6 +51,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "payload: \(bytes) bytes is more than the limit of \(limit) bytes"
         case .doctypeNotAllowed:
             "payload: a DOCTYPE is not allowed (DTDs and entities are refused)"
+        case .notXMLOrJSON(let found):
+            "payload: \(found) is neither XML nor JSON"
         case .malformedXML(let message):
             "payload: not well-formed XML: \(message)"
         case .json(let problem):
