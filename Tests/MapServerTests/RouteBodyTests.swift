@@ -101,8 +101,9 @@ import Testing
     /// Hostile bodies, each within the 5 MB limit, are refused with a clear error, and what
     /// each takes at its peak is bounded: a few tens of bytes for each byte of the body. Each
     /// goes to a server of its own, so that its peak is its own (the C library keeps freed memory
-    /// per thread for reuse, so the peaks of bodies read on different threads would add up).
-    @Test(arguments: [
+    /// per thread for reuse, so the peaks of bodies read on different threads would add up), one
+    /// at a time, to leave the machine's cores to the timing tests that run alongside.
+    @Test(.serialized, arguments: [
         HostileBody(name: "a million empty features", status: 422, mentions: #"features[0].type: missing; expected "Feature""#) {
             #"{"type": "FeatureCollection", "features": ["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}"
         },

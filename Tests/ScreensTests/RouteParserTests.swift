@@ -67,8 +67,9 @@ import Testing
 }
 
 /// Hostile JSON payloads: each gets a clear error, naming where it went wrong, and is read
-/// within the 5 MB payload limit (the server's tests measure the memory it takes).
-@Suite struct HostileJSONPayloadTests {
+/// within the 5 MB payload limit (the server's tests measure the memory it takes). One at a
+/// time, since each keeps a core busy for seconds.
+@Suite(.serialized) struct HostileJSONPayloadTests {
     @Test func deepNestingIsMalformedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         for error in Self.errors(reading: Data(deep.utf8)) {
