@@ -25,11 +25,11 @@ let package = Package(
         fuzzer("fuzz-scene", ["Screens", "TileStore", "MapRender", "MapGeometry"]),
         fuzzer("fuzz-script", ["Screens", "TileStore", "MapGeometry"]),
         fuzzer("fuzz-json", ["StrictJSON"]),
-        fuzzer("fuzz-journey-xml", ["Screens"]),
+        fuzzer("fuzz-journey", ["Screens"]),
         fuzzer("fuzz-gpx", ["Screens"]),
-        fuzzer("fuzz-geocoder-xml", ["Screens"]),
-        fuzzer("fuzz-photos-xml", ["Screens"]),
-        fuzzer("fuzz-geojson", ["Screens"]),
+        fuzzer("fuzz-geocoder", ["Screens"]),
+        fuzzer("fuzz-photos", ["Screens"]),
+        fuzzer("fuzz-route", ["Screens"]),
         fuzzer("fuzz-image", ["ImageCodec"]),
     ]
 )

@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene script json journey-xml gpx geocoder-xml photos-xml geojson image"
+all_targets="scene script json journey gpx geocoder photos route image"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,17 +28,22 @@ bin="$fuzz/.build/release"
 # The longest input each target is given: a little over its largest seed.
 max_len() {
   case $1 in
-    scene | script | json | geojson) echo 4096 ;;
+    scene | script | json | route) echo 4096 ;;
     image) echo 16384 ;;
     *) echo 8192 ;;
   esac
 }
 
+# The readers that take XML or JSON, told apart by content, get both dictionaries, joined
+# into the target's run folder (libFuzzer takes one -dict).
 dictionary() {
   case $1 in
     image) echo "$fuzz/Dictionaries/image.dict" ;;
-    scene | script | json | geojson) echo "$fuzz/Dictionaries/json.dict" ;;
-    *) echo "$fuzz/Dictionaries/xml.dict" ;;
+    scene | script | json) echo "$fuzz/Dictionaries/json.dict" ;;
+    gpx) echo "$fuzz/Dictionaries/xml.dict" ;;
+    *)
+      cat "$fuzz/Dictionaries/xml.dict" "$fuzz/Dictionaries/json.dict" > "$run/$1/both.dict"
+      echo "$run/$1/both.dict" ;;
   esac
 }
 

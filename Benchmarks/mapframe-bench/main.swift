@@ -56,7 +56,7 @@ let route = (0..<300).map { index -> Coordinate in
     return Coordinate(latitude: center.latitude - 0.006 + 0.012 * t, longitude: center.longitude + 0.004 * sin(t * 9))
 }
 let scene = Scene(
-    camera: .fixed(Camera(center: center, zoom: 16)), start: route.first, finish: route.last, route: route
+    camera: .fixed(Camera(center: center, zoom: 16)), start: route.first, finish: route.last, route: RouteLine(route)
 )
 let source = StyleCatalog.builtin["osm"]!
 let store = TileStore(

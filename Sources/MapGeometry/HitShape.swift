@@ -2,12 +2,13 @@
 /// it without looking at pixels.
 ///
 /// ```swift
-/// let route = HitShape.polyline([PixelPoint(x: 0, y: 10), PixelPoint(x: 100, y: 10)], width: 4)
+/// let route = HitShape.polylines([[PixelPoint(x: 0, y: 10), PixelPoint(x: 100, y: 10)]], width: 4)
 /// route.contains(PixelPoint(x: 50, y: 11.5))  // true: within half the width of the line
 /// ```
 public enum HitShape: Hashable, Sendable {
-    /// A line through `points` in order, `width` across.
-    case polyline([PixelPoint], width: Double)
+    /// Lines, each through its points in order, `width` across. Nothing joins the end of one
+    /// line to the start of the next: a route of several parts is one shape.
+    case polylines([[PixelPoint]], width: Double)
     /// The band between two circles around `center`.
     case ring(center: PixelPoint, innerRadius: Double, outerRadius: Double)
     /// A filled circle.
@@ -18,11 +19,13 @@ public enum HitShape: Hashable, Sendable {
     /// Whether `point` lies on the shape (edges included).
     public func contains(_ point: PixelPoint) -> Bool {
         switch self {
-        case .polyline(let points, let width):
-            guard let first = points.first else { return false }
+        case .polylines(let lines, let width):
             let reach = width / 2
-            if points.count == 1 { return Self.distance(from: point, to: first) <= reach }
-            return zip(points, points.dropFirst()).contains { Self.distance(from: point, toSegment: $0, $1) <= reach }
+            return lines.contains { line in
+                guard let first = line.first else { return false }
+                if line.count == 1 { return Self.distance(from: point, to: first) <= reach }
+                return zip(line, line.dropFirst()).contains { Self.distance(from: point, toSegment: $0, $1) <= reach }
+            }
         case .ring(let center, let inner, let outer):
             let distance = Self.distance(from: point, to: center)
             return distance >= inner && distance <= outer
@@ -36,7 +39,8 @@ public enum HitShape: Hashable, Sendable {
     /// The smallest box holding the whole shape.
     public var bounds: PixelRect {
         switch self {
-        case .polyline(let points, let width):
+        case .polylines(let lines, let width):
+            let points = lines.joined()
             guard let first = points.first else { return PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
             let box = points.dropFirst().reduce(PixelRect(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)) {
                 $0.union(PixelRect(minX: $1.x, minY: $1.y, maxX: $1.x, maxY: $1.y))
@@ -53,7 +57,7 @@ public enum HitShape: Hashable, Sendable {
     public func offsetBy(dx: Double, dy: Double) -> HitShape {
         func move(_ point: PixelPoint) -> PixelPoint { PixelPoint(x: point.x + dx, y: point.y + dy) }
         switch self {
-        case .polyline(let points, let width): return .polyline(points.map(move), width: width)
+        case .polylines(let lines, let width): return .polylines(lines.map { $0.map(move) }, width: width)
         case .ring(let center, let inner, let outer): return .ring(center: move(center), innerRadius: inner, outerRadius: outer)
         case .circle(let center, let radius): return .circle(center: move(center), radius: radius)
         case .box(let rect): return .box(PixelRect(minX: rect.minX + dx, minY: rect.minY + dy, maxX: rect.maxX + dx, maxY: rect.maxY + dy))

@@ -1,54 +1,63 @@
 import MapGeometry
 
-/// Draws the planned route as one path through its points in order.
+/// Draws the planned route: each part as one path through its points in order, with nothing
+/// joining one part to the next.
 public struct RoutePainter: OverlayPainter, SceneLayer {
-    public var coordinates: [Coordinate]
+    public var route: RouteLine
 
-    public init(coordinates: [Coordinate]) {
-        self.coordinates = coordinates
+    public init(route: RouteLine) {
+        self.route = route
     }
 
+    /// The whole route, every part together, is one fit item.
     public func fitItems(in theme: Theme) -> [FitItem] {
-        guard let bounds = GeoBounds(containing: coordinates) else { return [] }
-        return [FitItem(bounds: bounds, pixelMargins: .uniform(theme.route.drawnWidth / 2))]
+        [FitItem(bounds: route.bounds, pixelMargins: .uniform(theme.route.drawnWidth / 2))]
     }
 
-    /// Whether any segment, widened by as far as the line can reach beyond it, comes near the
-    /// frame: a miter join's tip lies up to `Canvas.miterLimit` half-widths from its corner,
-    /// and anti-aliasing adds a pixel.
+    /// Whether any segment of any part, widened by as far as the line can reach beyond it, comes
+    /// near the frame: a miter join's tip lies up to `Canvas.miterLimit` half-widths from its
+    /// corner, and anti-aliasing adds a pixel.
     public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool {
-        guard coordinates.count >= 2 else { return false }
         let reach = (theme.route.drawnWidth / 2 * Canvas.miterLimit + 1) * frame.scale
         let bounds = frame.pixelRect
-        var previous = frame.pixel(for: coordinates[0])
-        for coordinate in coordinates.dropFirst() {
-            let point = frame.pixel(for: coordinate)
-            let segment = PixelRect(
-                minX: min(previous.x, point.x) - reach, minY: min(previous.y, point.y) - reach,
-                maxX: max(previous.x, point.x) + reach, maxY: max(previous.y, point.y) + reach
-            )
-            if segment.intersects(bounds) { return true }
-            previous = point
+        return route.parts.contains { part in
+            var previous = frame.pixel(for: part[0])
+            for coordinate in part.dropFirst() {
+                let point = frame.pixel(for: coordinate)
+                let segment = PixelRect(
+                    minX: min(previous.x, point.x) - reach, minY: min(previous.y, point.y) - reach,
+                    maxX: max(previous.x, point.x) + reach, maxY: max(previous.y, point.y) + reach
+                )
+                if segment.intersects(bounds) { return true }
+                previous = point
+            }
+            return false
         }
-        return false
     }
 
     public func draw(in context: DrawingContext) {
-        guard coordinates.count >= 2 else { return }
         let canvas = context.canvas
-        let points = coordinates.map(context.frame.pixel(for:))
-        // One stroke at the combined alpha looks exactly like the app's line inside a faded layer,
-        // because a single stroke never blends with itself. A casing is a wider stroke beneath.
-        for stroke in context.theme.route.strokes {
-            canvas.moveTo(points[0].x, points[0].y)
-            for point in points.dropFirst() { canvas.lineTo(point.x, point.y) }
-            canvas.strokePath(with: stroke.colour, width: stroke.width * context.frame.scale, cap: .butt, join: context.theme.route.join)
+        let style = context.theme.route
+        // One stroke of every part at the combined alpha looks exactly like the app's line inside
+        // a faded layer, because a single stroke never blends with itself, even where parts meet.
+        // A casing is a wider stroke beneath.
+        for stroke in style.strokes {
+            for part in route.parts {
+                let first = context.frame.pixel(for: part[0])
+                canvas.moveTo(first.x, first.y)
+                for coordinate in part.dropFirst() {
+                    let point = context.frame.pixel(for: coordinate)
+                    canvas.lineTo(point.x, point.y)
+                }
+            }
+            canvas.strokePath(with: stroke.colour, width: stroke.width * context.frame.scale, cap: .butt, join: style.join)
         }
     }
 
-    /// The line through the route's points, as wide as it is drawn, casing included.
+    /// The route's lines, as wide as they are drawn, casing included: one element however many
+    /// parts it has.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        guard coordinates.count >= 2 else { return [] }
-        return [DrawnElement(.route, label: "Planned route", shape: .polyline(coordinates.map(frame.pixel(for:)), width: theme.route.drawnWidth * frame.scale))]
+        let lines = route.parts.map { $0.map(frame.pixel(for:)) }
+        return [DrawnElement(.route, label: "Planned route", shape: .polylines(lines, width: theme.route.drawnWidth * frame.scale))]
     }
 }

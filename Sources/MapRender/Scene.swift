@@ -44,7 +44,7 @@ public struct Scene: Hashable, Sendable {
     /// A scene of the app's overlays, layered in the spec's z-order (`Overlays.layers`).
     public init(
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
-        start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [],
+        start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
         photos: [Photo] = [], location: LocationFix? = nil, attribution: AttributionMode = .current,
         emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
     ) {
@@ -62,7 +62,8 @@ public struct Scene: Hashable, Sendable {
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
-        public var route: [Coordinate]
+        /// The planned route, every part of it; nil when there is none.
+        public var route: RouteLine?
         public var photos: [Photo]
         public var location: LocationFix?
         public var attribution: AttributionMode
@@ -70,7 +71,7 @@ public struct Scene: Hashable, Sendable {
         public var emphasisedStage: EmphasisedStage?
 
         public init(
-            start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [], photos: [Photo] = [],
+            start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
             location: LocationFix? = nil, attribution: AttributionMode = .current, emphasisedStage: EmphasisedStage? = nil
         ) {
             self.start = start
@@ -89,7 +90,7 @@ public struct Scene: Hashable, Sendable {
             layers += photos.map(PhotoPinPainter.init(photo:)) as [any SceneLayer]
             if let start { layers.append(WispMarkerPainter(coordinate: start, role: .start)) }
             if let finish { layers.append(WispMarkerPainter(coordinate: finish, role: .finish)) }
-            if route.count >= 2 { layers.append(RoutePainter(coordinates: route)) }
+            if let route { layers.append(RoutePainter(route: route)) }
             if let emphasisedStage { layers.append(StageEmphasisPainter(stage: emphasisedStage)) }
             if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
@@ -114,7 +115,7 @@ public struct Scene: Hashable, Sendable {
                 case let pin as PhotoPinPainter: overlays.photos.append(pin.photo)
                 case let marker as WispMarkerPainter where marker.role == .start: overlays.start = marker.coordinate
                 case let marker as WispMarkerPainter: overlays.finish = marker.coordinate
-                case let route as RoutePainter: overlays.route = route.coordinates
+                case let route as RoutePainter: overlays.route = route.route
                 case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
                 case let attribution as AttributionLayer: overlays.attribution = attribution.mode
                 default: break

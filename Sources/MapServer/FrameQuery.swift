@@ -36,7 +36,7 @@ enum FrameQuery {
         scene.theme = try themeName(values["theme"]).theme
         if let id = values["route"] {
             guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
-            scene.overlays = Scene.Overlays(start: stored.start, finish: stored.finish, route: stored.coordinates)
+            scene.overlays = Scene.Overlays(start: stored.line.first, finish: stored.line.last, route: stored.line)
         }
         return scene
     }

@@ -129,12 +129,13 @@ public final class MapServerApp: Sendable {
             let route = try self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
             let theme = try Self.routeTileTheme(request)
-            let fitted = CameraFit.camera(showing: [FitItem(bounds: route.bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
+            let bounds = route.line.bounds
+            let fitted = CameraFit.camera(showing: [FitItem(bounds: bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
             let query = theme == .cycleStreets ? "" : "?theme=\(theme.rawValue)"
             return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
                 TileJSON.document(
                     for: source, tileURL: base + "/routes/\(route.id)/tiles/\(source.name)/{z}/{x}/{y}.png" + query,
-                    name: "\(source.title) with route \(route.id)", bounds: route.bounds, centerZoom: fitted.map { Int($0.zoom) }
+                    name: "\(source.title) with route \(route.id)", bounds: bounds, centerZoom: fitted.map { Int($0.zoom) }
                 )
             }
         }

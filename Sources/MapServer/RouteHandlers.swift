@@ -20,7 +20,7 @@ extension MapServerApp {
         let base = try publicURLs.base(for: request)
         let route: StoredRoute
         do {
-            route = try routes.add(line.coordinates)
+            route = try routes.add(line)
         } catch let error as RouteQuotaExceeded {
             throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
         } catch let error as CacheError {
@@ -72,18 +72,21 @@ extension MapServerApp {
         }
     }
 
+    /// A route's JSON document: its bounds, ends, point count, how many points each part has
+    /// (`parts`), its TileJSON and, with `includeCoordinates`, every point in travel order.
     func routeDocument(_ route: StoredRoute, base: String, includeCoordinates: Bool) -> [String: Any] {
-        let bounds = route.bounds
+        let line = route.line, bounds = line.bounds
         var document: [String: Any] = [
             "id": route.id,
             "bounds": [bounds.west, bounds.south, bounds.east, bounds.north],
-            "start": ["lat": route.start.latitude, "lon": route.start.longitude],
-            "finish": ["lat": route.finish.latitude, "lon": route.finish.longitude],
-            "points": route.coordinates.count,
+            "start": ["lat": line.first.latitude, "lon": line.first.longitude],
+            "finish": ["lat": line.last.latitude, "lon": line.last.longitude],
+            "points": line.pointCount,
+            "parts": line.parts.map(\.count),
             "tilejson": base + "/routes/\(route.id)/tiles/osm.json",
         ]
         if includeCoordinates {
-            document["coordinates"] = route.coordinates.map { [$0.longitude, $0.latitude] }
+            document["coordinates"] = line.points.map { [$0.longitude, $0.latitude] }
         }
         return document
     }

@@ -4,34 +4,25 @@ import MapGeometry
 import Screens
 import StrictJSON
 
-/// Turns a `POST /routes` body into a route line, by its Content-Type: CycleStreets journey XML
-/// (`application/xml`, `text/xml`), GPX (`application/gpx+xml`) or GeoJSON (`application/geo+json`,
-/// `application/json`).
+/// Turns a `POST /routes` body into a route line. The Content-Type must be one MapFrame takes
+/// (XML: `application/xml`, `text/xml`, `application/gpx+xml`; JSON: `application/json`,
+/// `application/geo+json`), but the body's content alone says which format it is
+/// (`RouteParser`): CycleStreets journey XML or JSON, GPX, or GeoJSON.
 enum RoutePayload {
     static let acceptedTypes = ["application/xml", "text/xml", "application/gpx+xml", "application/geo+json", "application/json"]
 
     static func parse(_ body: Data, contentType: String?, maxBytes: Int) throws(HTTPProblem) -> RouteLine {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard acceptedTypes.contains(mediaType) else {
+            throw HTTPProblem(
+                status: .unsupportedMediaType,
+                message: "Content-Type '\(mediaType)' is not supported; send one of \(acceptedTypes.joined(separator: ", "))"
+            )
+        }
         do {
-            switch mediaType {
-            case "application/gpx+xml":
-                return try GPXParser.parse(body, maxBytes: maxBytes)
-            case "application/xml", "text/xml":
-                return try JourneyXMLParser.parse(body, maxBytes: maxBytes).routeLine
-            case "application/geo+json", "application/json":
-                return try GeoJSONParser.parse(body, maxBytes: maxBytes)
-            default:
-                throw HTTPProblem(
-                    status: .unsupportedMediaType,
-                    message: "Content-Type '\(mediaType)' is not supported; send one of \(acceptedTypes.joined(separator: ", "))"
-                )
-            }
-        } catch let error as PayloadError {
-            throw problem(for: error)
-        } catch let error as HTTPProblem {
-            throw error
+            return try RouteParser.parse(body, maxBytes: maxBytes)
         } catch {
-            throw .badRequest("\(error)")
+            throw problem(for: error)
         }
     }
 
@@ -40,11 +31,11 @@ enum RoutePayload {
         switch error {
         case .tooLarge:
             return HTTPProblem(status: .contentTooLarge, message: error.description)
-        case .doctypeNotAllowed, .malformedXML, .unexpectedRoot:
+        case .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot:
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)
-        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints:
+        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints, .noLine:
             return .unprocessable(error.description)
         }
     }

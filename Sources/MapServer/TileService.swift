@@ -152,7 +152,7 @@ final class TileService: Sendable {
         )
         var scene = Scene(
             viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
-            start: route?.start, finish: route?.finish, route: route?.coordinates ?? [], attribution: .hidden
+            start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden
         )
         scene.theme = theme
         if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, source: address.source),

@@ -4,18 +4,15 @@ import MapGeometry
 /// A route kept by the server, so that tiles can draw it.
 public struct StoredRoute: Hashable, Sendable {
     public var id: String
-    public var coordinates: [Coordinate]
+    /// The route, every part of it.
+    public var line: RouteLine
     public var createdAt: Date
 
-    public init(id: String, coordinates: [Coordinate], createdAt: Date) {
+    public init(id: String, line: RouteLine, createdAt: Date) {
         self.id = id
-        self.coordinates = coordinates
+        self.line = line
         self.createdAt = createdAt
     }
-
-    public var start: Coordinate { coordinates[0] }
-    public var finish: Coordinate { coordinates[coordinates.count - 1] }
-    public var bounds: GeoBounds { GeoBounds(containing: coordinates)! }
 }
 
 /// How much a route store may hold. A route beyond either limit is refused, never made room
@@ -53,6 +50,11 @@ public struct InvalidRouteCursor: Error, CustomStringConvertible, Sendable {
 
 /// Routes in an SQLite file of their own, so they survive a restart. Safe to share between
 /// threads: access is serialised. The file gives back the space of deleted routes.
+///
+/// Each row holds a route's points, every part's in travel order, in `coordinates`, and in
+/// `part_lengths` how many of them each part has; NULL there means one part. Files made
+/// before routes had parts lack that column and gain it when opened, so their routes load as
+/// the one-part routes they are.
 public final class RouteStore: @unchecked Sendable {
     public let quota: RouteQuota
     private let connection: SQLiteConnection
@@ -71,9 +73,10 @@ public final class RouteStore: @unchecked Sendable {
         try RouteStore.reclaimSpaceOnDelete(connection)
         try connection.switchToWriteAheadLog()
         try connection.execute("""
-            CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB);
             CREATE INDEX IF NOT EXISTS routes_newest_first ON routes (created_at DESC, id DESC);
             """)
+        try RouteStore.addPartLengths(connection)
         let count = try connection.prepare("SELECT count(*), coalesce(sum(length(coordinates)), 0) FROM routes")
         _ = try count.step()
         totals = (count.int(at: 0), count.int(at: 1) / RouteStore.bytesPerPoint)
@@ -90,19 +93,27 @@ public final class RouteStore: @unchecked Sendable {
         try connection.execute("VACUUM")
     }
 
+    /// Gives a file made before routes had parts its `part_lengths` column (NULL, one part, for
+    /// every route already stored).
+    private static func addPartLengths(_ connection: SQLiteConnection) throws(CacheError) {
+        let column = try connection.prepare("SELECT 1 FROM pragma_table_info('routes') WHERE name = 'part_lengths'")
+        guard try !column.step() else { return }
+        try connection.execute("ALTER TABLE routes ADD COLUMN part_lengths BLOB")
+    }
+
     /// Stores a route under a new random id and returns it; throws `RouteQuotaExceeded` when the
     /// store has no room for it, and `CacheError` when it cannot be written.
-    public func add(_ coordinates: [Coordinate], at date: Date = Date()) throws -> StoredRoute {
-        precondition(coordinates.count >= 2, "a stored route needs at least two points")
-        let route = StoredRoute(id: RouteStore.newID(), coordinates: coordinates, createdAt: date)
+    public func add(_ line: RouteLine, at date: Date = Date()) throws -> StoredRoute {
+        let route = StoredRoute(id: RouteStore.newID(), line: line, createdAt: date)
         try locked { () throws in
-            try checkRoom(for: coordinates.count)
-            let insert = try connection.prepare("INSERT INTO routes (id, created_at, coordinates) VALUES (?, ?, ?)")
+            try checkRoom(for: line.pointCount)
+            let insert = try connection.prepare("INSERT INTO routes (id, created_at, coordinates, part_lengths) VALUES (?, ?, ?, ?)")
             insert.bind(route.id, at: 1)
             insert.bind(date.timeIntervalSince1970, at: 2)
-            insert.bind(RouteStore.pack(coordinates), at: 3)
+            insert.bind(RouteStore.pack(line), at: 3)
+            if line.parts.count > 1 { insert.bind(RouteStore.packLengths(line.parts.map(\.count)), at: 4) }
             _ = try insert.step()
-            totals = (totals.routes + 1, totals.points + coordinates.count)
+            totals = (totals.routes + 1, totals.points + line.pointCount)
             remember(route)
         }
         return route
@@ -120,16 +131,37 @@ public final class RouteStore: @unchecked Sendable {
         }
     }
 
+    /// The route stored under `id`; nil when there is none.
     public func route(id: String) throws(CacheError) -> StoredRoute? {
         try locked { () throws(CacheError) -> StoredRoute? in
             if let route = recent[id] { return route }
-            let query = try connection.prepare("SELECT created_at, coordinates FROM routes WHERE id = ?")
+            let query = try connection.prepare("SELECT created_at, coordinates, part_lengths FROM routes WHERE id = ?")
             query.bind(id, at: 1)
             guard try query.step(), let blob = query.data(at: 1) else { return nil }
-            let route = StoredRoute(id: id, coordinates: RouteStore.unpack(blob), createdAt: Date(timeIntervalSince1970: query.double(at: 0)))
+            let points = RouteStore.unpack(blob)
+            guard let line = RouteStore.line(points, partLengths: query.data(at: 2).map(RouteStore.unpackLengths)) else {
+                throw CacheError.sqlite(
+                    path: connection.path, operation: "read route '\(id)'",
+                    message: "its \(points.count) points do not make a route (at least \(RouteLine.minimumPointsPerPart) a part)"
+                )
+            }
+            let route = StoredRoute(id: id, line: line, createdAt: Date(timeIntervalSince1970: query.double(at: 0)))
             remember(route)
             return route
         }
+    }
+
+    /// `points` cut into parts of `partLengths` points each, or one part when there are none.
+    private static func line(_ points: [Coordinate], partLengths: [Int]?) -> RouteLine? {
+        guard let partLengths else { return RouteLine(points) }
+        guard partLengths.reduce(0, +) == points.count else { return nil }
+        var parts: [[Coordinate]] = []
+        var start = 0
+        for length in partLengths {
+            parts.append(Array(points[start..<start + length]))
+            start += length
+        }
+        return RouteLine(parts: parts)
     }
 
     /// Up to `limit` route ids, newest first, starting after `after` (a `RoutePage.next`).
@@ -189,12 +221,23 @@ public final class RouteStore: @unchecked Sendable {
         return String(format: "%016llx", generator.next() as UInt64)
     }
 
-    /// Coordinates as little-endian (longitude, latitude) doubles.
-    private static func pack(_ coordinates: [Coordinate]) -> Data {
+    /// A route's points, every part's in travel order, as little-endian (longitude, latitude) doubles.
+    private static func pack(_ line: RouteLine) -> Data {
         var values: [Double] = []
-        values.reserveCapacity(coordinates.count * 2)
-        for coordinate in coordinates { values += [coordinate.longitude, coordinate.latitude] }
+        values.reserveCapacity(line.pointCount * 2)
+        for coordinate in line.points { values += [coordinate.longitude, coordinate.latitude] }
         return values.withUnsafeBytes { Data($0) }
+    }
+
+    /// Part lengths as little-endian 32-bit counts (a route has at most `RouteLine.maximumPoints`).
+    private static func packLengths(_ lengths: [Int]) -> Data {
+        lengths.map { UInt32($0).littleEndian }.withUnsafeBytes { Data($0) }
+    }
+
+    private static func unpackLengths(_ data: Data) -> [Int] {
+        data.withUnsafeBytes { bytes in
+            stride(from: 0, to: bytes.count - 3, by: 4).map { Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
+        }
     }
 
     private static func unpack(_ data: Data) -> [Coordinate] {

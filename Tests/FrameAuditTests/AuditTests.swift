@@ -52,7 +52,7 @@ import TileStore
         let source = try #require(StyleCatalog.builtin[scene.style])
         let geometry = FrameRenderer.geometry(for: scene, source: source)
         scene.camera = .fixed(geometry.camera)
-        let route = scene.overlays.route
+        let route = try #require(scene.overlays.route)
         scene.overlays = Scene.Overlays(route: route, attribution: .hidden)
         var tilesOnly = scene
         tilesOnly.overlays = Scene.Overlays(attribution: .hidden)
@@ -60,7 +60,7 @@ import TileStore
         let tiles = try await AuditSupport.pipeline.render(tilesOnly, as: .pixels).output
         let withRoute = try await AuditSupport.pipeline.render(scene, as: .pixels).output
         let canvas = Canvas(width: tiles.width, height: tiles.height)
-        RoutePainter(coordinates: route).draw(in: DrawingContext(canvas: canvas, frame: geometry))
+        RoutePainter(route: route).draw(in: DrawingContext(canvas: canvas, frame: geometry))
         let alone = canvas.image()
 
         // The method FrameAuditor documents: covered pixels are at least half as opaque as the

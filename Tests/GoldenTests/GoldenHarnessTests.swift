@@ -64,7 +64,8 @@ import TileStore
     @Test func routeMovedTwoPixelsFails() async throws {
         let (scene, frame) = try await fixedCamera(GoldenSupport.scene(named: "route-planned"))
         var shifted = scene
-        shifted.overlays.route = scene.overlays.route.map { moved($0, byPixels: 2, in: frame) }
+        let route = try #require(scene.overlays.route)
+        shifted.overlays.route = RouteLine(parts: route.parts.map { $0.map { moved($0, byPixels: 2, in: frame) } })
         let comparison = ImageComparison(expected: try await render(scene).output, actual: try await render(shifted).output)
         #expect(!comparison.matches, "\(comparison.summary)")
     }
@@ -87,7 +88,7 @@ import TileStore
         /// The scene without its line, with the line drawn on top in `style`.
         func redrawn(with style: RouteStyle) async throws -> RasterImage {
             var withoutRoute = scene
-            withoutRoute.overlays.route = []
+            withoutRoute.overlays.route = nil
             withoutRoute.overlays.attribution = .hidden
             let base = try await render(withoutRoute).output
             let canvas = Canvas(width: base.width, height: base.height)
@@ -95,7 +96,7 @@ import TileStore
             var theme = Theme.cycleStreets
             theme.route = style
             let context = DrawingContext(canvas: canvas, frame: frame, theme: theme)
-            RoutePainter(coordinates: scene.overlays.route).draw(in: context)
+            RoutePainter(route: try #require(scene.overlays.route)).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)
             return canvas.image()
         }

@@ -71,7 +71,10 @@ import TileStore
             #expect(marker.shape.bounds.width == 1.5 * 66 && marker.shape.bounds.height == 1.5 * 62, "\(marker)")
         }
         let route = try #require(elements.first { $0.category == .route })
-        guard case .polyline(_, let width) = route.shape else { return }
+        guard case .polylines(_, let width) = route.shape else {
+            Issue.record("the route's shape is not a line: \(route.shape)")
+            return
+        }
         #expect(width == 10, "6 px of line and 2 px of casing each side")
     }
 

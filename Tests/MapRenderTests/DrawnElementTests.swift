@@ -21,7 +21,7 @@ struct DrawnElementTests {
         let line = try #require(found.first { $0.category == .route })
         #expect(line.label == "Planned route")
         let frame = geometry(of: scene)
-        #expect(line.shape == .polyline(route.map(frame.pixel(for:)), width: Spec.routeWidth * Double(scale)))
+        #expect(line.shape == .polylines([route.map(frame.pixel(for:))], width: Spec.routeWidth * Double(scale)))
     }
 
     @Test("a wisp's box reaches 15 px left, 51 right, 56 up and 6 down from its tip, times the scale", arguments: [1, 2])
@@ -75,7 +75,7 @@ struct DrawnElementTests {
         let scene = Scene(
             viewport: Viewport(width: 320, height: 480), camera: .fixed(Camera(center: Places.cambridge, zoom: 16)),
             start: Places.cambridge, finish: Coordinate(latitude: 52.2070, longitude: 0.1450),
-            route: [Places.cambridge, Coordinate(latitude: 52.2070, longitude: 0.1450)],
+            route: RouteLine([Places.cambridge, Coordinate(latitude: 52.2070, longitude: 0.1450)]),
             photos: [Photo(id: 1, coordinate: Places.cambridge)], location: LocationFix(coordinate: Places.cambridge, accuracyMetres: 30),
             attribution: .current,
             emphasisedStage: EmphasisedStage(number: 2, count: 5, points: [Places.cambridge, Coordinate(latitude: 52.2070, longitude: 0.1450)])
@@ -127,10 +127,10 @@ struct DrawnElementTests {
         let y = 240.0
         var scene = fixedScene()
         let frame = geometry(of: scene)
-        scene.overlays.route = [frame.coordinate(at: PixelPoint(x: 0, y: y)), frame.coordinate(at: PixelPoint(x: 320, y: y))]
+        scene.overlays.route = RouteLine([frame.coordinate(at: PixelPoint(x: 0, y: y)), frame.coordinate(at: PixelPoint(x: 320, y: y))])
         var themed = scene
         themed.theme = wide
-        guard case .polyline(_, let width)? = try elements(themed).first?.shape else {
+        guard case .polylines(_, let width)? = try elements(themed).first?.shape else {
             Issue.record("no route")
             return
         }
@@ -172,7 +172,7 @@ struct DrawnElementTests {
 @Suite("Hit shapes")
 struct HitShapeTests {
     @Test func shapesContainWhatTheyCover() {
-        let line = HitShape.polyline([PixelPoint(x: 0, y: 10), PixelPoint(x: 100, y: 10), PixelPoint(x: 100, y: 50)], width: 4)
+        let line = HitShape.polylines([[PixelPoint(x: 0, y: 10), PixelPoint(x: 100, y: 10), PixelPoint(x: 100, y: 50)]], width: 4)
         #expect(line.contains(PixelPoint(x: 50, y: 11.9)) && !line.contains(PixelPoint(x: 50, y: 12.1)))
         #expect(line.contains(PixelPoint(x: 101.5, y: 30)) && !line.contains(PixelPoint(x: 50, y: 30)))
         #expect(line.bounds == PixelRect(minX: -2, minY: 8, maxX: 102, maxY: 52))

@@ -70,7 +70,7 @@ struct RouteRenderTests {
         // A horizontal route 15 px above the marker's tip, through the marker's body; its
         // centre lies on a pixel boundary, so rows tip-17...tip-14 are wholly covered.
         let routeY = Double(tip.y - 15)
-        scene.overlays.route = [frame.coordinate(at: PixelPoint(x: 0, y: routeY)), frame.coordinate(at: PixelPoint(x: 320, y: routeY))]
+        scene.overlays.route = RouteLine([frame.coordinate(at: PixelPoint(x: 0, y: routeY)), frame.coordinate(at: PixelPoint(x: 320, y: routeY))])
         let image = try render(scene, over: SolidTiles(Background.light)).canvas.image()
 
         let routeOverMarker = blend(Spec.routeColour, alpha: Spec.routeAlpha, over: Spec.startFill)
@@ -99,12 +99,13 @@ struct RouteRenderTests {
             origin: PixelPoint(x: big.origin.x + 190 - 256, y: big.origin.y + 240 - 128), zoom: 16,
             viewport: Viewport(width: 256, height: 256, scale: 1)
         )
-        #expect(RoutePainter(coordinates: route).touches(tile, theme: .cycleStreets))
+        let painter = RoutePainter(route: try #require(RouteLine(route)))
+        #expect(painter.touches(tile, theme: .cycleStreets))
         // One whose right edge is 22 px short of the corner is out of reach.
         let farther = FrameGeometry(
             origin: PixelPoint(x: big.origin.x + 178 - 256, y: big.origin.y + 240 - 128), zoom: 16,
             viewport: Viewport(width: 256, height: 256, scale: 1)
         )
-        #expect(!RoutePainter(coordinates: route).touches(farther, theme: .cycleStreets))
+        #expect(!painter.touches(farther, theme: .cycleStreets))
     }
 }

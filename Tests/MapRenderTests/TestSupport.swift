@@ -97,7 +97,8 @@ func style(_ name: String) throws -> TileSource {
     try #require(StyleCatalog.builtin[name], "no built-in style \(name)")
 }
 
-/// A scene with a fixed camera on Cambridge and nothing drawn unless asked for.
+/// A scene with a fixed camera on Cambridge and nothing drawn unless asked for; `route` is a
+/// route of one part (none with fewer than two points).
 func fixedScene(
     zoom: Double = 16, scale: Int = 1, center: Coordinate = Places.cambridge, style: String = "osm",
     start: Coordinate? = nil, finish: Coordinate? = nil, route: [Coordinate] = [], photos: [Coordinate] = [],
@@ -105,7 +106,7 @@ func fixedScene(
 ) -> Scene {
     Scene(
         viewport: Viewport(width: 320, height: 480, scale: scale), style: style,
-        camera: .fixed(Camera(center: center, zoom: zoom)), start: start, finish: finish, route: route,
+        camera: .fixed(Camera(center: center, zoom: zoom)), start: start, finish: finish, route: RouteLine(route),
         photos: photos.enumerated().map { Photo(id: $0.offset, coordinate: $0.element) },
         location: location, attribution: attribution
     )

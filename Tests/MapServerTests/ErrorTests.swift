@@ -77,9 +77,10 @@ struct ErrorCase: Sendable, CustomStringConvertible {
             422, mentions: "coordinates: has 100001 points; at most 100000 are allowed"
         ),
         .postRoute("application/xml", "<markers><marker type=\"route\"", 400, mentions: "not well-formed XML"),
-        .postRoute("application/gpx+xml", "not xml at all", 400, mentions: "not well-formed XML"),
-        .postRoute("application/json", #"{"type": "LineString", "coordinates": [[0.14, 52.2]"#, 400, mentions: "GeoJSON"),
-        .postRoute("application/xml", #"<?xml version="1.0"?><gpx version="1.1"></gpx>"#, 400, mentions: "root element <gpx> is not <markers>"),
+        .postRoute("application/gpx+xml", "not xml at all", 400, mentions: "a document beginning with 'n' is neither XML nor JSON"),
+        .postRoute("application/json", #"{"type": "LineString", "coordinates": [[0.14, 52.2]"#, 400, mentions: "route: malformed JSON"),
+        .postRoute("application/xml", #"<?xml version="1.0"?><kml/>"#, 400, mentions: "root element <kml> is not <gpx> or <markers>"),
+        .postRoute("application/json", String(repeating: "[", count: 10_000), 400, mentions: "nesting deeper than 256 levels"),
         // XXE: an external entity naming a local file. Refused before parsing, and nothing leaks.
         .postRoute("application/xml", """
             <?xml version="1.0"?>

@@ -98,7 +98,7 @@ import Testing
         _ = planner.plan(journey, at: 2)
         let camera = planner.map.camera
         _ = planner.startGeolocation(at: 3)
-        let fix = LocationFix(coordinate: journey.routeLine.coordinates[2], accuracyMetres: 40)
+        let fix = LocationFix(coordinate: journey.routeLine.parts[0][2], accuracyMetres: 40)
         #expect(planner.receiveLocation(fix, at: 4) == .accepted)
         #expect(planner.start == journey.startCoordinate && planner.finish == journey.finishCoordinate)
         #expect(planner.geolocation?.fix == fix)

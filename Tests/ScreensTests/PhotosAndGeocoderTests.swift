@@ -37,7 +37,7 @@ import Testing
         #expect(throws: PayloadError.apiError(message: "Invalid key")) {
             try PhotosXMLParser.parse(Data("<FeatureCollection><error>Invalid key</error></FeatureCollection>".utf8))
         }
-        #expect(throws: PayloadError.unexpectedRoot(found: "markers", expected: "FeatureCollection")) {
+        #expect(throws: PayloadError.unexpectedRoot(found: "markers", expected: ["FeatureCollection"])) {
             try PhotosXMLParser.parse(Data("<markers/>".utf8))
         }
     }

@@ -29,10 +29,10 @@ struct SceneFileTests {
         #expect(scene.camera == .fitAll(padding: 24))
         #expect(scene.overlays.start == Coordinate(latitude: 52.2055, longitude: 0.1414))
         #expect(scene.overlays.finish == Coordinate(latitude: 52.2092, longitude: 0.1428))
-        #expect(scene.overlays.route == [
+        #expect(scene.overlays.route?.parts == [[
             Coordinate(latitude: 52.2055, longitude: 0.1414), Coordinate(latitude: 52.2061, longitude: 0.1402),
             Coordinate(latitude: 52.2092, longitude: 0.1428),
-        ])
+        ]])
         #expect(scene.overlays.photos == [
             Photo(id: 7, coordinate: Coordinate(latitude: 52.207, longitude: 0.141), caption: "Bridge"),
             Photo(id: 1, coordinate: Coordinate(latitude: 52.208, longitude: 0.142)),
@@ -47,7 +47,7 @@ struct SceneFileTests {
         #expect(scene.camera == .fixed(Camera(center: Coordinate(latitude: 52.2, longitude: 0.14), zoom: 16.5)))
         #expect(scene.viewport == Viewport(width: 320, height: 480, scale: 1))
         #expect(scene.style == "osm" && scene.overlays.attribution == .current)
-        #expect(scene.overlays.start == nil && scene.overlays.route.isEmpty && scene.overlays.photos.isEmpty && scene.overlays.location == nil)
+        #expect(scene.overlays.start == nil && scene.overlays.route == nil && scene.overlays.photos.isEmpty && scene.overlays.location == nil)
     }
 
     @Test("a scene names its theme; the CycleStreets look by default", arguments: Theme.Name.allCases)
@@ -105,6 +105,20 @@ struct SceneFileTests {
         ),
         BadScene(name: "scale 3", json: #"{\#(camera), "scale": 3}"#, mustMention: ["scale", "3", "1...2"]),
         BadScene(name: "too many route points", json: #"{\#(camera), "route": {"coordinates": [\#(routePositions(100_001))]}}"#, mustMention: ["route.coordinates", "100001", "100000"]),
+        BadScene(
+            name: "too many route points over all lines",
+            json: #"{\#(camera), "route": {"type": "MultiLineString", "coordinates": [[\#(routePositions(50_000))], [\#(routePositions(50_001))]]}}"#,
+            mustMention: ["route.coordinates", "100001 points in all", "2...100000"]
+        ),
+        BadScene(
+            name: "a route line of one point", json: #"{\#(camera), "route": {"type": "MultiLineString", "coordinates": [[[0.14, 52.2], [0.15, 52.2]], [[0.14, 52.2]]]}}"#,
+            mustMention: ["route.coordinates[1]", "has 1 point", "2...100000"]
+        ),
+        BadScene(name: "a route of no lines", json: #"{\#(camera), "route": {"type": "MultiLineString", "coordinates": []}}"#, mustMention: ["route.coordinates", "no lines"]),
+        BadScene(
+            name: "a route of another type", json: #"{\#(camera), "route": {"type": "Point", "coordinates": [0.14, 52.2]}}"#,
+            mustMention: ["route.type", "Point", "MultiLineString"]
+        ),
         BadScene(name: "unknown style", json: #"{\#(camera), "style": "satellite"}"#, mustMention: ["style", "satellite", "opencyclemap, osm"]),
         BadScene(name: "unknown theme", json: #"{\#(camera), "theme": "dark"}"#, mustMention: ["theme", "dark", "cyclestreets, high-contrast, categories"]),
         BadScene(name: "theme not a name", json: #"{\#(camera), "theme": 2}"#, mustMention: ["theme", "2", "a string"]),
@@ -134,10 +148,23 @@ struct SceneFileTests {
         }
     }
 
+    @Test("a MultiLineString route has one part per line")
+    func multiLineRoute() throws {
+        let scene = try Self.parse(#"""
+            {\#(Self.camera), "route": {"type": "MultiLineString", "coordinates": [[[0.14, 52.2], [0.15, 52.21]], [[0.16, 52.22], [0.17, 52.23, 12]]]}}
+            """#)
+        #expect(scene.overlays.route?.parts == [
+            [Coordinate(latitude: 52.2, longitude: 0.14), Coordinate(latitude: 52.21, longitude: 0.15)],
+            [Coordinate(latitude: 52.22, longitude: 0.16), Coordinate(latitude: 52.23, longitude: 0.17)],
+        ])
+        let typed = try Self.parse(#"{\#(Self.camera), "route": {"type": "LineString", "coordinates": [[0.14, 52.2], [0.15, 52.21]]}}"#)
+        #expect(typed.overlays.route?.parts.count == 1)
+    }
+
     @Test("exactly 100,000 route points are allowed")
     func routePointLimit() throws {
         let scene = try Self.parse(#"{\#(Self.camera), "route": {"coordinates": [\#(Self.routePositions(100_000))]}}"#)
-        #expect(scene.overlays.route.count == 100_000)
+        #expect(scene.overlays.route?.pointCount == 100_000)
     }
 
     @Test("rescaling checks the 4096 px limit", arguments: [(2048, true), (2049, false)])

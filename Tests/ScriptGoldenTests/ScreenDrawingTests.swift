@@ -113,7 +113,7 @@ import Testing
                 coordinate.map { #", "\#($0 == state.start ? "start" : "finish")": {"lat": \#($0.latitude), "lon": \#($0.longitude)}"# } ?? ""
             }
             let route = state.routeLine.map { line in
-                #", "route": {"coordinates": [\#(line.coordinates.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ", "))]}"#
+                #", "route": {"coordinates": [\#(line.points.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ", "))]}"#
             } ?? ""
             let json = """
                 {"chrome": true, "camera": {"center": {"lat": \(state.camera.center.latitude), "lon": \(state.camera.center.longitude)}, \

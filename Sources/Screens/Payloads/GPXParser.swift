@@ -1,18 +1,25 @@
 import Foundation
 import MapGeometry
 
-/// Reads a GPX 1.1 (or 1.0) file as a route line: the points of every track segment
-/// (`trk/trkseg/trkpt`) and every route (`rte/rtept`), in document order, joined into one line.
+/// Reads a GPX 1.1 (or 1.0) file as a route line of one part per track segment
+/// (`trk/trkseg/trkpt`) and per route (`rte/rtept`), in document order. Nothing joins one part
+/// to the next: a track of two segments has a gap between them, and is drawn with one.
 ///
 /// Elements are matched by local name, so the default GPX namespace and prefixed documents
 /// (`<gpx:trkpt>`) read alike. Each point needs `lat` and `lon` attributes; waypoints (`wpt`),
-/// elevations, times and extensions are ignored. Errors name the point, such as
-/// `trk[1]/trkseg[2]/trkpt[5]@lat`.
+/// elevations, times and extensions are ignored. Each segment and route needs at least two
+/// points. Errors name the point or part, such as `trk[1]/trkseg[2]/trkpt[5]@lat` or
+/// `trk[2]/trkseg[1]`.
 public enum GPXParser {
     public static func parse(_ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes) throws(PayloadError) -> RouteLine {
         let root = try XMLPayloadReader.root(of: data, maxBytes: maxBytes)
-        guard root.name == "gpx" else { throw .unexpectedRoot(found: root.name, expected: "gpx") }
-        var coordinates: [Coordinate] = []
+        guard root.name == "gpx" else { throw .unexpectedRoot(found: root.name, expected: ["gpx"]) }
+        return try route(in: root)
+    }
+
+    /// The route in a parsed `<gpx>` document.
+    static func route(in root: ParsedXMLElement) throws(PayloadError) -> RouteLine {
+        var parts: [[Coordinate]] = []
         var trackCount = 0, routeCount = 0
         for child in root.children {
             switch child.name {
@@ -20,20 +27,22 @@ public enum GPXParser {
                 trackCount += 1
                 for (index, segment) in child.children(named: "trkseg").enumerated() {
                     let label = "trk[\(trackCount)]/trkseg[\(index + 1)]"
-                    coordinates += try points(segment.children(named: "trkpt"), label: "\(label)/trkpt")
+                    parts.append(try RouteLine.checkedPart(points(segment.children(named: "trkpt"), label: "\(label)/trkpt"), field: label))
                 }
             case "rte":
                 routeCount += 1
-                coordinates += try points(child.children(named: "rtept"), label: "rte[\(routeCount)]/rtept")
+                let label = "rte[\(routeCount)]"
+                parts.append(try RouteLine.checkedPart(points(child.children(named: "rtept"), label: "\(label)/rtept"), field: label))
             default:
                 continue
             }
         }
-        return try RouteLine.checked(coordinates, field: "gpx (trkpt and rtept)")
+        return try RouteLine.checked(parts: parts, field: "gpx (trkpt and rtept)")
     }
 
     private static func points(_ elements: [ParsedXMLElement], label: String) throws(PayloadError) -> [Coordinate] {
         var coordinates: [Coordinate] = []
+        coordinates.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             let pointLabel = "\(label)[\(index + 1)]"
             let latitude = try element.attribute("lat", of: pointLabel, expected: "a latitude")

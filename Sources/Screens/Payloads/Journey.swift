@@ -1,12 +1,12 @@
 import MapGeometry
 
-/// A planned cycle route as the CycleStreets API returns it in `journey.xml`.
+/// A planned cycle route as the CycleStreets API returns it, in `journey.xml` or `journey.json`.
 public struct Journey: Hashable, Sendable, Codable {
     /// The name of the start point, such as a street.
     public var startName: String
     /// The name of the finish point.
     public var finishName: String
-    /// The whole route from start to finish.
+    /// The whole route from start to finish, in one part.
     public var routeLine: RouteLine
     /// The route's length in metres.
     public var lengthMetres: Int
@@ -18,10 +18,13 @@ public struct Journey: Hashable, Sendable, Codable {
     public var speedKmh: Int
     /// The stages, in travel order; never empty.
     public var segments: [JourneySegment]
+    /// The points the journey was planned through, in order: the start, any points on the way
+    /// and the finish. Empty when the answer lists none.
+    public var waypoints: [Coordinate]
 
     public init(
         startName: String, finishName: String, routeLine: RouteLine, lengthMetres: Int, timeSeconds: Int,
-        plan: String, speedKmh: Int, segments: [JourneySegment]
+        plan: String, speedKmh: Int, segments: [JourneySegment], waypoints: [Coordinate] = []
     ) {
         self.startName = startName
         self.finishName = finishName
@@ -31,6 +34,7 @@ public struct Journey: Hashable, Sendable, Codable {
         self.plan = plan
         self.speedKmh = speedKmh
         self.segments = segments
+        self.waypoints = waypoints
     }
 
     /// Where the start marker goes: the first point of the route, as the app placed it.

@@ -40,6 +40,6 @@ struct ParsedXMLElement: Sendable {
     /// Checks the root's name, after first turning an API error response into its own error.
     func requireRoot(named expected: String) throws(PayloadError) {
         try rejectingAPIError()
-        guard name == expected else { throw .unexpectedRoot(found: name, expected: expected) }
+        guard name == expected else { throw .unexpectedRoot(found: name, expected: [expected]) }
     }
 }

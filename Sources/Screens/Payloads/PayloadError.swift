@@ -4,21 +4,28 @@ import StrictJSON
 ///
 /// Every case that concerns one value names where it sits as `field`: an element and attribute
 /// (`marker[type=route]@coordinates`), an element path (`result[2]/latitude`) or a JSON path
-/// (`geometry.coordinates[3]`).
+/// (`geometry.coordinates[3]`, `marker[1].@attributes.points`).
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The payload is larger than the size limit; it was not parsed.
     case tooLarge(bytes: Int, limit: Int)
     /// The document declares a DOCTYPE (a DTD), which could define entities; it was not parsed.
     case doctypeNotAllowed
+    /// The bytes are neither XML nor JSON, told by their first byte that is not white space;
+    /// `found` says what they are instead, such as "an empty document".
+    case notXMLOrJSON(found: String)
     /// The bytes are not well-formed XML; `message` is libxml2's own explanation.
     case malformedXML(message: String)
-    /// A JSON payload (GeoJSON) that is malformed, or has a field that is missing or not allowed.
+    /// A JSON payload that is malformed, or has a field that is missing or not allowed.
     /// The problem names the JSON path, the value and what is allowed.
     case json(JSONFieldError)
-    /// The document's root is not the one this payload has.
-    case unexpectedRoot(found: String, expected: String)
-    /// The CycleStreets API answered with an `<error>` element instead of data.
+    /// The document's root is none of the ones this payload may have.
+    case unexpectedRoot(found: String, expected: [String])
+    /// The CycleStreets API answered with an error (an `<error>` element, or an `"error"`
+    /// member in JSON) instead of data.
     case apiError(message: String)
+    /// A GeoJSON collection holds no line to make a route of; `found` says what it holds, such
+    /// as "a FeatureCollection of 3 Point features".
+    case noLine(field: String, found: String)
     /// A required element or attribute is absent.
     case missing(field: String, expected: String)
     /// A value is present but not allowed.
@@ -31,9 +38,10 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element, attribute or JSON path the error concerns, when it concerns one.
     public var field: String? {
         switch self {
-        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _): field
+        case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _),
+             .noLine(let field, _): field
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
-        case .tooLarge, .doctypeNotAllowed, .malformedXML, .unexpectedRoot, .apiError: nil
+        case .tooLarge, .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .apiError: nil
         }
     }
 
@@ -43,12 +51,14 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "payload: \(bytes) bytes is more than the limit of \(limit) bytes"
         case .doctypeNotAllowed:
             "payload: a DOCTYPE is not allowed (DTDs and entities are refused)"
+        case .notXMLOrJSON(let found):
+            "payload: \(found) is neither XML nor JSON"
         case .malformedXML(let message):
             "payload: not well-formed XML: \(message)"
         case .json(let problem):
             problem.description
         case .unexpectedRoot(let found, let expected):
-            "payload: root element <\(found)> is not <\(expected)>"
+            "payload: root element <\(found)> is not \(expected.map { "<\($0)>" }.joined(separator: " or "))"
         case .apiError(let message):
             "payload: the CycleStreets API reported an error: \(message)"
         case .missing(let field, let expected):
@@ -59,6 +69,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(field): has \(count) point\(count == 1 ? "" : "s"); at least \(minimum) are needed"
         case .tooManyPoints(let field, let count, let maximum):
             "\(field): has \(count) points; at most \(maximum) are allowed"
+        case .noLine(let field, let found):
+            "\(field): \(found) has no LineString or MultiLineString to draw as a route"
         }
     }
 }

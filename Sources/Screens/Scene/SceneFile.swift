@@ -88,7 +88,7 @@ public enum SceneFile {
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
         let camera = try parseCamera(root.requiredObject("camera"), header: header)
-        if case .fitAll = camera, start == nil, finish == nil, route.isEmpty, photos.isEmpty, location == nil {
+        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
         }
         var scene = Scene(
@@ -113,11 +113,11 @@ public enum SceneFile {
     static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
         let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
         let overlays = scene.overlays
-        if overlays.start == nil, overlays.finish == nil, overlays.route.isEmpty, overlays.location == nil, !overlays.photos.isEmpty {
+        if overlays.start == nil, overlays.finish == nil, overlays.route == nil, overlays.location == nil, !overlays.photos.isEmpty {
             return .photomap(enabled: Set(zoomButtons))
         }
         let phase: JourneyPlanner.Phase
-        switch (overlays.start != nil || overlays.finish != nil, overlays.start != nil && overlays.finish != nil, overlays.route.count >= 2) {
+        switch (overlays.start != nil || overlays.finish != nil, overlays.start != nil && overlays.finish != nil, overlays.route != nil) {
         case (_, _, true): phase = .planned
         case (_, true, false): phase = .readyToPlan
         case (true, false, false): phase = .settingFinish
@@ -142,16 +142,51 @@ public enum SceneFile {
         return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "padding"]))
     }
 
-    private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> [Coordinate] {
-        guard let route = try root.object("route") else { return [] }
-        try route.rejectUnknownFields(allowed: ["coordinates"])
-        guard let positions = try route.array("coordinates") else {
-            throw JSONFieldError(path: route.path(of: "coordinates"), value: nil, allowed: "an array of [lon, lat] positions")
+    /// `{"coordinates": [[lon, lat], ...]}`, a route of one part (`"type": "LineString"` may be
+    /// said), or `{"type": "MultiLineString", "coordinates": [[[lon, lat], ...], ...]}`, one part
+    /// per line. Each part has at least `RouteLine.minimumPointsPerPart` points, and all of them
+    /// together at most `RouteLine.maximumPoints`.
+    private static func parseRoute(_ root: JSONObjectReader) throws(JSONFieldError) -> RouteLine? {
+        guard let route = try root.object("route") else { return nil }
+        try route.rejectUnknownFields(allowed: ["type", "coordinates"])
+        let isMultiLine: Bool
+        switch route.fields["type"] {
+        case nil, .string("LineString")?: isMultiLine = false
+        case .string("MultiLineString")?: isMultiLine = true
+        case let other?: throw JSONFieldError(path: route.path(of: "type"), value: other, allowed: #""LineString" (the default) or "MultiLineString""#)
         }
         let path = route.path(of: "coordinates")
-        guard (RouteLine.minimumPoints...RouteLine.maximumPoints).contains(positions.count) else {
-            throw JSONFieldError(path: path, message: "has \(positions.count) points; allowed \(RouteLine.minimumPoints)...\(RouteLine.maximumPoints)")
+        guard let items = try route.array("coordinates") else {
+            throw JSONFieldError(path: path, value: nil, allowed: isMultiLine ? "an array of lines, each an array of [lon, lat] positions" : "an array of [lon, lat] positions")
         }
+        var lines: [(path: String, positions: [JSONValue])] = [(path, items)]
+        if isMultiLine {
+            lines = []
+            for (index, item) in items.enumerated() {
+                guard case .array(let positions) = item else {
+                    throw JSONFieldError(path: "\(path)[\(index)]", value: item, allowed: "an array of [lon, lat] positions")
+                }
+                lines.append(("\(path)[\(index)]", positions))
+            }
+        }
+        let allowed = "\(RouteLine.minimumPointsPerPart)...\(RouteLine.maximumPoints)"
+        let total = lines.reduce(0) { $0 + $1.positions.count }
+        guard total <= RouteLine.maximumPoints else {
+            throw JSONFieldError(path: path, message: "has \(total) points\(isMultiLine ? " in all" : ""); allowed \(allowed)")
+        }
+        guard !lines.isEmpty else { throw JSONFieldError(path: path, message: "has no lines; allowed 1 or more") }
+        var parts: [[Coordinate]] = []
+        for line in lines {
+            guard line.positions.count >= RouteLine.minimumPointsPerPart else {
+                throw JSONFieldError(path: line.path, message: "has \(line.positions.count) point\(line.positions.count == 1 ? "" : "s"); allowed \(allowed)")
+            }
+            parts.append(try parsePositions(line.positions, path: line.path))
+        }
+        // Every limit RouteLine keeps was checked above, with the scene's own messages.
+        return RouteLine(parts: parts)
+    }
+
+    private static func parsePositions(_ positions: [JSONValue], path: String) throws(JSONFieldError) -> [Coordinate] {
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(positions.count)
         for (index, position) in positions.enumerated() {

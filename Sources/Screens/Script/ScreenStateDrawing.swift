@@ -17,7 +17,7 @@ extension ScreenState {
             camera: .fixed(camera),
             start: start,
             finish: finish,
-            route: routeLine?.coordinates ?? [],
+            route: routeLine,
             photos: photos,
             location: locationRing,
             attribution: .current,

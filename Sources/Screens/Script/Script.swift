@@ -37,14 +37,14 @@ public enum ScriptStep: Hashable, Sendable {
     case zoomIn
     case zoomOut
     case stepBack
-    /// "Plan route" with the route in a `journey.xml` file.
+    /// "Plan route" with the route in a CycleStreets journey file, XML or JSON.
     case plan(journey: URL)
     case newRoute
     /// A geolocation pulse; starts geolocation first when it is not running.
     case geolocate(LocationFix)
-    /// Choosing result `result` (counting from 0) of a `geocoder.xml` file.
+    /// Choosing result `result` (counting from 0) of a placefinder answer, XML or GeoJSON.
     case placefinder(file: URL, result: Int)
-    /// The Photomap showing the photos of a `photos.xml` file.
+    /// The Photomap showing the photos of a Photomap answer, XML or GeoJSON.
     case photos(file: URL)
     /// The itinerary's map of stage `n`, counting from 1.
     case stage(Int)

@@ -63,7 +63,7 @@ public struct ScriptPlayer {
             shown = .planner
             return planner.stepBack(at: time)
         case .plan(let file):
-            let journey = try load(file, field: "\(field).journey") { data throws(PayloadError) in try JourneyXMLParser.parse(data) }
+            let journey = try load(file, field: "\(field).journey") { data throws(PayloadError) in try JourneyParser.parse(data) }
             shown = .planner
             return planner.plan(journey, markerMargins: script.theme.markerExtent, at: time)
         case .newRoute:
@@ -77,7 +77,7 @@ public struct ScriptPlayer {
             }
             return planner.receiveLocation(fix, at: time)
         case .placefinder(let file, let index):
-            let results = try load(file, field: "\(field).file") { data throws(PayloadError) in try GeocoderXMLParser.parse(data) }
+            let results = try load(file, field: "\(field).file") { data throws(PayloadError) in try GeocoderParser.parse(data) }
             guard results.indices.contains(index) else {
                 let message = results.isEmpty
                     ? "\(index) is not allowed: the file has no results to choose from"
@@ -87,7 +87,7 @@ public struct ScriptPlayer {
             shown = .planner
             return planner.choosePlace(results[index], at: time)
         case .photos(let file):
-            let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in try PhotosXMLParser.parse(data) }
+            let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in try PhotosParser.parse(data) }
             var photomap = photomap ?? Photomap(map: newPanel())
             photomap.show(photos)
             self.photomap = photomap

@@ -1,0 +1,10 @@
+import Foundation
+import Screens
+
+/// Routes in every format `POST /routes` takes, told apart by content (`RouteParser.parse`):
+/// GeoJSON (LineString, MultiLineString, Feature, FeatureCollection), journey XML and JSON, GPX.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRoute(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    _ = try? RouteParser.parse(Data(bytes: bytes, count: count))
+    return 0
+}

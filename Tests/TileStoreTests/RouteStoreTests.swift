@@ -1,0 +1,54 @@
+import Foundation
+import MapFrameTestSupport
+import MapGeometry
+import Testing
+import TileStore
+
+@Suite struct RouteStoreTests {
+    static let gap = RouteLine(parts: [
+        [Coordinate(latitude: 52.2055, longitude: 0.1414), Coordinate(latitude: 52.2063, longitude: 0.1402)],
+        [Coordinate(latitude: 52.2070, longitude: 0.1396), Coordinate(latitude: 52.2079, longitude: 0.1410), Coordinate(latitude: 52.2092, longitude: 0.1428)],
+    ])!
+
+    @Test func keepsEveryPartAcrossARestart() throws {
+        let directory = try TemporaryDirectory("routes-parts")
+        defer { directory.remove() }
+        let path = directory.path("routes.sqlite")
+        let oneLine = try #require(RouteLine(Array(Self.gap.points)))
+        let (split, joined) = try {
+            let store = try RouteStore(path: path)
+            return (try store.add(Self.gap), try store.add(oneLine))
+        }()
+        let reopened = try RouteStore(path: path)
+        #expect(try reopened.route(id: split.id)?.line == Self.gap)
+        #expect(try reopened.route(id: joined.id)?.line == oneLine)
+        #expect(try RawSQLite.query(path, "SELECT hex(part_lengths) FROM routes WHERE id = '\(split.id)'") == [["0200000003000000"]])
+        #expect(try RawSQLite.query(path, "SELECT part_lengths IS NULL FROM routes WHERE id = '\(joined.id)'") == [["1"]])
+    }
+
+    /// A file written before routes had parts: its table has no `part_lengths`. Its routes load
+    /// as the one-part routes they are, and the file takes new routes of several parts.
+    @Test func loadsRoutesStoredBeforeRoutesHadParts() throws {
+        let directory = try TemporaryDirectory("routes-old")
+        defer { directory.remove() }
+        let path = directory.path("routes.sqlite")
+        let points = Array(Self.gap.points)
+        let blob = points.flatMap { [$0.longitude, $0.latitude] }.withUnsafeBytes { Data($0) }.map { String(format: "%02X", $0) }.joined()
+        try RawSQLite.execute(path, """
+            CREATE TABLE routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL);
+            CREATE INDEX routes_newest_first ON routes (created_at DESC, id DESC);
+            INSERT INTO routes VALUES ('00000000000000aa', 1700000000, X'\(blob)');
+            INSERT INTO routes VALUES ('00000000000000bb', 1700000100, X'\(blob)');
+            """)
+
+        let store = try RouteStore(path: path, quota: RouteQuota(maxRoutes: 3, maxPoints: 15))
+        #expect(try store.route(id: "00000000000000aa")?.line == RouteLine(points))
+        #expect(try store.route(id: "00000000000000aa")?.createdAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(try store.page(limit: 10).ids == ["00000000000000bb", "00000000000000aa"])
+        let added = try store.add(Self.gap)
+        #expect(throws: RouteQuotaExceeded.self) { try store.add(Self.gap) }
+        #expect(try RouteStore(path: path).route(id: added.id)?.line == Self.gap)
+        #expect(try RawSQLite.query(path, "SELECT count(*) FROM pragma_table_info('routes') WHERE name = 'part_lengths'") == [["1"]])
+        #expect(try RawSQLite.query(path, "SELECT count(*) FROM routes WHERE part_lengths IS NULL") == [["2"]])
+    }
+}
