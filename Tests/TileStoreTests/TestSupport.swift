@@ -140,10 +140,10 @@ extension FetchPolicy {
     /// seconds real servers are allowed.
     static func fastTest(
         maxAttempts: Int = 3, maxConnectionsPerHost: Int = 2, userAgent: String = FetchPolicy.defaultUserAgent,
-        fetchDeadline: Duration = .seconds(10)
+        totalTimeout: Duration = .seconds(2), fetchDeadline: Duration = .seconds(10)
     ) -> FetchPolicy {
         FetchPolicy(
-            userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(1), totalTimeout: .seconds(2),
+            userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(1), totalTimeout: totalTimeout,
             maxAttempts: maxAttempts, retryBackoff: .milliseconds(50), fetchDeadline: fetchDeadline
         )
     }
