@@ -1,15 +1,23 @@
 // JPEG decode on libjpeg-turbo's TurboJPEG API. TurboJPEG keeps libjpeg's longjmp error handling
 // inside itself and reports by return value; this file keeps the size check between reading the
 // header and allocating the pixels next to the library calls, as the PNG and WebP codecs do.
+#define _GNU_SOURCE  // strcasestr
 #include "jpeg_codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <turbojpeg.h>
 
 static void copy_message(char *error, size_t error_size, const char *message) {
     if (error_size == 0) return;
     snprintf(error, error_size, "%s", message ? message : "unknown libjpeg-turbo error");
+}
+
+// Whether the decoder's last report is a warning other than the end of the data coming early.
+static int is_harmless_warning(tjhandle decoder) {
+    const char *message = tjGetErrorStr2(decoder);
+    return tjGetErrorCode(decoder) == TJERR_WARNING && message != NULL && strcasestr(message, "premature end") == NULL;
 }
 
 int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
@@ -43,11 +51,20 @@ int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
         tjDestroy(decoder);
         return -1;
     }
-    // Stopping on a warning refuses a truncated or damaged JPEG, which libjpeg would otherwise
-    // finish in grey; limiting scans refuses a progressive JPEG of hundreds of scans, each of
-    // which costs a pass over the whole image.
-    int flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS;
-    if (tjDecompress2(decoder, data, (unsigned long)length, buffer, image_width, (int)stride, image_height, TJPF_BGRA, flags) != 0) {
+    // libjpeg finishes a damaged JPEG with warnings. A truncated one ("Premature end of JPEG
+    // file") would be finished in grey, so it is refused; other warnings are common and harmless
+    // in real files ("extraneous bytes before marker" from some encoders). TurboJPEG keeps only
+    // the last message, so the first decode stops at the first warning to read it, and a harmless
+    // one is decoded again to the end. Limiting scans refuses a progressive JPEG of hundreds of
+    // scans, each of which costs a pass over the whole image.
+    int status = tjDecompress2(decoder, data, (unsigned long)length, buffer, image_width, (int)stride, image_height,
+                               TJPF_BGRA, TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS);
+    if (status != 0 && is_harmless_warning(decoder)) {
+        status = tjDecompress2(decoder, data, (unsigned long)length, buffer, image_width, (int)stride, image_height,
+                               TJPF_BGRA, TJFLAG_LIMITSCANS);
+        if (status != 0 && is_harmless_warning(decoder)) status = 0;
+    }
+    if (status != 0) {
         copy_message(error, error_size, tjGetErrorStr2(decoder));
         free(buffer);
         tjDestroy(decoder);

@@ -39,6 +39,21 @@ struct HostileJPEGAndWebPTests {
         #expect(refusal?.description == "Premature end of JPEG file")
     }
 
+    @Test("a JPEG with stray bytes before its end marker decodes as its encoder meant: libjpeg's warning is harmless")
+    func extraneousBytesAreHarmless() throws {
+        let jpeg = try TestImageEncoder.jpeg(Self.picture, quality: 95)
+        let whole = try ImageDecoder.decode(jpeg)
+        try #require(jpeg.suffix(2) == Data([0xFF, 0xD9]), "ends with EOI")
+        // Some encoders leave padding between the entropy-coded data and a marker; libjpeg says
+        // "Corrupt JPEG data: 3 extraneous bytes before marker 0xd9" and decodes every pixel.
+        let padded = jpeg.dropLast(2) + Data([0x01, 0x02, 0x03, 0xFF, 0xD9])
+        let image = try ImageDecoder.decode(padded)
+        #expect(image.width == 256 && image.height == 256)
+        for (x, y) in [(0, 0), (128, 128), (255, 255)] {
+            #expect(image.pixel(x: x, y: y) == whole.pixel(x: x, y: y))
+        }
+    }
+
     @Test("a truncated WebP is refused", arguments: [true, false])
     func truncatedWebP(lossless: Bool) throws {
         let webp = try TestImageEncoder.webp(Self.picture, lossless: lossless)
