@@ -9,6 +9,7 @@ import Metrics
 import Prometheus
 import Screens
 import ServiceLifecycle
+import FramePipeline
 import TileStore
 import UnixSignals
 
@@ -23,6 +24,11 @@ public final class MapServerApp: Sendable {
     let publicURLs: PublicURLs
     private let viewer: ViewerAssets
     private let requestCounters = RequestCounters()
+    /// Where request bodies are parsed and stored routes written: a 5 MB body can take a second
+    /// or more to read, which on Swift's cooperative threads (one per core) would hold up every
+    /// other request. One thread, so parsing never takes more than one core; past a few waiting
+    /// bodies the server answers 503.
+    let bodyWork = BlockingThreads(threads: 1, queueLimit: 8)
 
     public init(configuration: MapServerConfiguration) throws {
         // Before any metric is made, or it would go to the no-op default and never be seen.
@@ -70,6 +76,7 @@ public final class MapServerApp: Sendable {
             logger: logger
         )
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        await bodyWork.shutdown()
         await tiles.shutdown()
     }
 
@@ -153,11 +160,13 @@ public final class MapServerApp: Sendable {
         }
         router.post("/frame") { request, context in
             let body = try await self.body(of: request, context: context)
-            let scene: Scene
-            do {
-                scene = try SceneFile.parse(body, name: "scene", catalog: self.configuration.catalog)
-            } catch let error as SceneError {
-                throw HTTPProblem.badRequest(error.description)
+            let catalog = self.configuration.catalog
+            let scene = try await self.bodyWork.run { () throws -> Scene in
+                do {
+                    return try SceneFile.parse(body, name: "scene", catalog: catalog)
+                } catch let error as SceneError {
+                    throw HTTPProblem.badRequest(error.description)
+                }
             }
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }

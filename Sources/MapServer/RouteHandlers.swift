@@ -1,4 +1,5 @@
 import Foundation
+import FramePipeline
 import Hummingbird
 import MapGeometry
 import Screens
@@ -16,15 +17,17 @@ extension MapServerApp {
     func addRoute(_ request: Request, context: MapRequestContext) async throws -> Response {
         try admitWrite(request, context: context)
         let body = try await body(of: request, context: context)
-        let line = try RoutePayload.parse(body, contentType: request.headers[.contentType], maxBytes: configuration.maxBodyBytes)
         let base = try publicURLs.base(for: request)
-        let route: StoredRoute
-        do {
-            route = try routes.add(line)
-        } catch let error as RouteQuotaExceeded {
-            throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
-        } catch let error as CacheError {
-            throw HTTPProblem.cannotStore("the route is not stored", error)
+        let (contentType, maxBytes, routes) = (request.headers[.contentType], configuration.maxBodyBytes, routes)
+        let route = try await bodyWork.run { () throws -> StoredRoute in
+            let line = try RoutePayload.parse(body, contentType: contentType, maxBytes: maxBytes)
+            do {
+                return try routes.add(line)
+            } catch let error as RouteQuotaExceeded {
+                throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
+            } catch let error as CacheError {
+                throw HTTPProblem.cannotStore("the route is not stored", error)
+            }
         }
         var headers: HTTPFields = [.location: "/routes/\(route.id)", .cacheControl: "no-store"]
         if base.fromHost { headers[.vary] = "Host" }

@@ -133,6 +133,37 @@ import Testing
         #expect(taken < HostileBody.memoryBound, "\(hostile.name) took \(taken >> 20) MiB; allowed \(HostileBody.memoryBound >> 20) MiB")
     }
 
+    /// Reading a 5 MB body takes a second or more; done on Swift's cooperative threads (one per
+    /// core), three such bodies held up every other request until one was read. They are read on
+    /// a thread of their own now: a health check sent while they are read is answered before the
+    /// first of them, whatever the machine's speed.
+    @Test("while hostile bodies are read, other requests are answered before them")
+    func hostileBodiesDoNotHoldUpOtherRequests() async throws {
+        let body = Data((#"{"type": "FeatureCollection", "features": ["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8)
+        let cache = try TemporaryDirectory("busy-routes")
+        defer { cache.remove() }
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let port = server.port
+        let finishes = try await withThrowingTaskGroup(of: (String, Int, ContinuousClock.Instant).self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    let reply = try await HTTP.send("POST", "/routes", port: port, headers: [("Content-Type", "application/json")], body: body)
+                    return ("POST", reply.status, .now)
+                }
+            }
+            group.addTask {
+                // Once the bodies are sent; each takes far longer than this to read.
+                try await Task.sleep(for: .milliseconds(300))
+                let health = try await HTTP.send("GET", "/healthz", port: port)
+                return ("GET", health.status, .now)
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let order = finishes.sorted { $0.2 < $1.2 }
+        #expect(order.first?.0 == "GET", "answered in the order \(order.map { "\($0.0) \($0.1)" })")
+        #expect(order.allSatisfy { $0.0 == "GET" ? $0.1 == 200 : [422, 503].contains($0.1) }, "\(order.map { "\($0.0) \($0.1)" })")
+    }
+
     struct HostileBody: Sendable, CustomTestStringConvertible {
         /// The most one body may take: 30 bytes for each byte of a 5 MB body.
         static let memoryBound = 150 << 20
