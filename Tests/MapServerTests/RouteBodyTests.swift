@@ -102,13 +102,14 @@ import Testing
     /// each takes at its peak is bounded: a few tens of bytes for each byte of the body. Each
     /// goes to a server of its own, so that its peak is its own (the C library keeps freed memory
     /// per thread for reuse, so the peaks of bodies read on different threads would add up), one
-    /// at a time, to leave the machine's cores to the timing tests that run alongside.
+    /// at a time and at low priority, to leave the machine's cores to the timing tests that run
+    /// alongside.
     @Test(.serialized, arguments: [
         HostileBody(name: "a million empty features", status: 422, mentions: #"features[0].type: missing; expected "Feature""#) {
-            #"{"type": "FeatureCollection", "features": ["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}"
+            #"{"type": "FeatureCollection", "features": ["# + String(repeating: "{},", count: 999_999) + "{}]}"
         },
         HostileBody(name: "800,000 positions", status: 422, mentions: "coordinates: has 800000 points; at most 100000 are allowed") {
-            #"{"type": "LineString", "coordinates": ["# + Array(repeating: "[0,0]", count: 800_000).joined(separator: ",") + "]}"
+            #"{"type": "LineString", "coordinates": ["# + String(repeating: "[0,0],", count: 799_999) + "[0,0]]}"
         },
         HostileBody(name: "4.9 million open brackets", status: 400, mentions: "nesting deeper than 256 levels") {
             String(repeating: "[", count: 4_900_000)
@@ -116,7 +117,7 @@ import Testing
         HostileBody(name: "25,000 markers with a number that is not one", status: 422, mentions: #"marker[1].@attributes.time: "1e400" is not a whole number"#) {
             let route = #"{"@attributes": {"type": "route", "start": "A", "finish": "B", "length": "1", "time": "1", "plan": "balanced", "speed": "20", "coordinates": "0.1,52.2 0.2,52.3"}}"#
             let segment = #"{"@attributes": {"type": "segment", "name": "A", "distance": "1", "time": "1e400", "turn": "", "startBearing": "0", "provisionName": "x", "points": "0.1,52.2"}}"#
-            return #"{"marker": [\#(route), "# + Array(repeating: segment, count: 25_000).joined(separator: ",") + "]}"
+            return #"{"marker": [\#(route)"# + String(repeating: ", " + segment, count: 25_000) + "]}"
         },
     ])
     func hostileBodyGetsAClearErrorInBoundedMemory(_ hostile: HostileBody) async throws {
@@ -124,7 +125,7 @@ import Testing
         #expect(body.count <= 5_000_000)
         let cache = try TemporaryDirectory("hostile-routes")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"], lowPriority: true)
         let baseline = try server.peakMemory()
         let reply = try await HTTP.send("POST", "/routes", port: server.port, headers: [("Content-Type", "application/json")], body: body)
         try expectJSONError(reply, status: hostile.status, mentions: hostile.mentions)

@@ -354,19 +354,18 @@ final class ServerProcess: Sendable {
     /// Starts `mapframe serve --port 0 <arguments>` and waits for its
     /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
     /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
-    /// `environment` adds to the test's own environment. A server a failed test leaves running is
-    /// killed (by its own pid only) when the `ServerProcess` goes.
-    static func start(_ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String] = [:]) async throws -> ServerProcess {
-        let serve = ["serve", "--port", "0"] + arguments
+    /// With `lowPriority`, it runs at the lowest CPU priority (`nice -n 19`), so that a server kept
+    /// busy on purpose does not slow the tests running beside it. `environment` adds to the test's
+    /// own environment. A server a failed test leaves running is killed (by its own pid only) when
+    /// the `ServerProcess` goes.
+    static func start(
+        _ arguments: [String], descriptorLimit: Int? = nil, lowPriority: Bool = false, environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        var command = [try MapframeExecutable.url().path, "serve", "--port", "0"] + arguments
+        if lowPriority { command = ["/usr/bin/nice", "-n", "19"] + command }
+        if let descriptorLimit { command = ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)"] + command }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let child: ChildProcess
-        if let descriptorLimit {
-            let prlimit = URL(fileURLWithPath: "/usr/bin/prlimit")
-            let limited = ["--nofile=\(descriptorLimit):\(descriptorLimit)", try MapframeExecutable.url().path] + serve
-            child = try ChildProcess.start(prlimit, limited, in: here, environment: environment)
-        } else {
-            child = try ChildProcess.start(try MapframeExecutable.url(), serve, in: here, environment: environment)
-        }
+        let child = try ChildProcess.start(URL(fileURLWithPath: command[0]), Array(command.dropFirst()), in: here, environment: environment)
         var port: Int?
         try await waitUntil("mapframe serve says where it listens") {
             if let match = child.standardOutputSoFar.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }

@@ -67,8 +67,8 @@ import Testing
 }
 
 /// Hostile JSON payloads: each gets a clear error, naming where it went wrong, and is read
-/// within the 5 MB payload limit (the server's tests measure the memory it takes). One at a
-/// time, since each keeps a core busy for seconds.
+/// within the 5 MB payload limit (the server's tests post the largest and measure the memory
+/// they take). One at a time, since each keeps a core busy.
 @Suite(.serialized) struct HostileJSONPayloadTests {
     @Test func deepNestingIsMalformedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
@@ -85,31 +85,28 @@ import Testing
         #expect(throws: PayloadError.json(JSONFieldError(path: "features[0].type", value: nil, allowed: #""Feature""#))) {
             try GeoJSONParser.parse(json)
         }
-        #expect(throws: PayloadError.json(JSONFieldError(path: "features[0].type", value: nil, allowed: #""Feature""#))) {
-            try PhotosGeoJSONParser.parse(json)
-        }
     }
 
-    @Test func aHundredThousandFeaturesWithNoGeometryAreCounted() throws {
-        let features = Array(repeating: #"{"type":"Feature","geometry":null}"#, count: 100_000).joined(separator: ",")
+    @Test func tenThousandFeaturesWithNoGeometryAreCounted() throws {
+        let features = Array(repeating: #"{"type":"Feature","geometry":null}"#, count: 10_000).joined(separator: ",")
         let json = Data(#"{"type": "FeatureCollection", "features": [\#(features)]}"#.utf8)
-        #expect(throws: PayloadError.noLine(field: "features", found: "a FeatureCollection of 100000 features with no geometry")) {
+        #expect(throws: PayloadError.noLine(field: "features", found: "a FeatureCollection of 10000 features with no geometry")) {
             try GeoJSONParser.parse(json)
         }
     }
 
+    /// 150,000 positions, past the limit; the server's tests post 800,000.
     @Test func aHugeArrayOfPositionsIsCountedAndRefused() throws {
-        let positions = Array(repeating: "[0,0]", count: 800_000).joined(separator: ",")
+        let positions = Array(repeating: "[0,0]", count: 150_000).joined(separator: ",")
         let json = Data(#"{"type": "MultiLineString", "coordinates": [[\#(positions)]]}"#.utf8)
-        #expect(json.count < PayloadLimits.defaultMaxBytes)
-        #expect(throws: PayloadError.tooManyPoints(field: "coordinates", count: 800_000, maximum: RouteLine.maximumPoints)) {
+        #expect(throws: PayloadError.tooManyPoints(field: "coordinates", count: 150_000, maximum: RouteLine.maximumPoints)) {
             try GeoJSONParser.parse(json)
         }
     }
 
     @Test func aHugeArrayOfMarkersIsReadToTheFirstBadOne() throws {
         let segment = #"{"@attributes": {"type": "segment", "name": "A", "distance": "1", "time": "one", "turn": "", "startBearing": "0", "provisionName": "x", "points": "0.1,52.2"}}"#
-        let json = journeyJSON(extraMarkers: String(repeating: ", " + segment, count: 20_000))
+        let json = journeyJSON(extraMarkers: String(repeating: ", " + segment, count: 2_000))
         #expect(throws: PayloadError.invalid(field: "marker[2].@attributes.time", value: "one", expected: "a whole number")) {
             try JourneyJSONParser.parse(Data(json.utf8))
         }
