@@ -18,8 +18,13 @@ public enum ExplorableHTML {
         let description = frame.description()
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
-        let ordered = frame.elements.enumerated().reversed().sorted { a, b in
-            group(a.element, panel: panel) < group(b.element, panel: panel)
+        let ordered = frame.elements.enumerated().sorted { a, b in
+            let groupA = group(a.element, panel: panel), groupB = group(b.element, panel: panel)
+            guard groupA == groupB else { return groupA < groupB }
+            guard groupA != 1 else { return a.offset > b.offset }
+            // The chrome's bars never overlap one another: reading order, line by line.
+            let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
+            return (boundsA.minY, boundsA.minX) < (boundsB.minY, boundsB.minX)
         }
         var areas: [String] = []
         for (index, element) in ordered {
