@@ -45,7 +45,7 @@ struct HitCommand: ParsableCommand {
         default: throw ValidationError("X Y and --points are alternatives; give one of them")
         }
         guard slop.isFinite, (0...100).contains(slop) else {
-            throw ValidationError("--slop: \(slop) is not allowed; expected a number of logical pixels in 0...100")
+            throw ValidationError("--slop: \(String(format: "%g", slop)) is not allowed; expected a number of logical pixels in 0...100")
         }
     }
 
