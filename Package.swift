@@ -72,6 +72,8 @@ let package = Package(
         ),
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
         .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "TileStore", "ImageCodec"], swiftSettings: swiftSettings),
+        // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
+        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Screens", "TileStore"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"], swiftSettings: swiftSettings),
@@ -79,7 +81,7 @@ let package = Package(
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "Screens", "ImageCodec", "StrictJSON",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -99,7 +101,7 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
                 "Screens", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "mapframe-bench",
             // The test support's JPEG and WebP encoders make the tiles whose decoding it times.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
@@ -161,6 +163,10 @@ let package = Package(
                 "MapFrameCLI", "MapGeometry",
             ],
             swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FrameExplainTests", dependencies: ["FrameExplain", "Screens", "MapRender", "TileStore", "MapGeometry"],
+            exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"], swiftSettings: swiftSettings),

@@ -2,6 +2,7 @@
 // baseline measured in the same run, because the machine is shared and noisy.
 import FixtureTiles
 import Foundation
+import FrameExplain
 import FramePipeline
 import ImageCodec
 import MapFrameTestSupport
@@ -152,3 +153,54 @@ for ((label, tiles), median) in zip(formats, decodeMedians) {
     let kibibytes = Double(tiles.reduce(0) { $0 + $1.count }) / Double(tiles.count) / 1024
     report("  \(label), \(String(format: "%.1f", kibibytes)) KiB", median, baseline: decodeMedians[0], unit: "PNG")
 }
+
+// Hit-testing a 100,000-point route: the grid index against testing every shape, the same
+// points in the same run, a query at a time. The route winds back and forth across the frame,
+// so that every cell holds segments. Points are spread over the frame by the golden ratio.
+let densePoints = (0..<RouteLine.maximumPoints).map { index -> Coordinate in
+    let t = Double(index) / Double(RouteLine.maximumPoints - 1)
+    return Coordinate(latitude: center.latitude - 0.004 + 0.008 * t, longitude: center.longitude + 0.003 * sin(t * 400))
+}
+let denseScene = Scene(
+    camera: .fixed(Camera(center: center, zoom: 16)), start: densePoints.first, finish: densePoints.last,
+    route: RouteLine(densePoints), photos: [Photo(id: 12, coordinate: center, caption: "Cycle parking")],
+    location: LocationFix(coordinate: center, accuracyMetres: 65)
+)
+let osm = StyleCatalog.builtin["osm"]!
+let explained = ExplainedFrame(scene: denseScene, source: osm)
+let buildStart = DispatchTime.now().uptimeNanoseconds
+let hitIndex = explained.hitIndex(slop: 0)
+let buildMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - buildStart) / 1_000_000
+let queries = (0..<2000).map { index -> PixelPoint in
+    let golden = 0.618_033_988_75
+    return PixelPoint(
+        x: (Double(index) * golden).truncatingRemainder(dividingBy: 1) * 320,
+        y: (Double(index) + 0.5) / 2000 * 480
+    )
+}
+func medianMicroseconds(_ points: [PixelPoint], _ query: (PixelPoint) -> Int?) -> (median: Double, hits: Int) {
+    var samples: [Double] = [], hits = 0
+    for point in points {
+        let start = DispatchTime.now().uptimeNanoseconds
+        if query(point) != nil { hits += 1 }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+    }
+    return (samples.sorted()[samples.count / 2], hits)
+}
+let indexed = medianMicroseconds(queries) { hitIndex.topmost(at: $0) }
+// The scan tests 100,000 segments a query, so a tenth of the points keep the run short.
+let scanned = medianMicroseconds(Array(queries.prefix(200))) { HitIndex.scan(explained.elements, at: $0, slop: 0) }
+let agree = queries.prefix(200).allSatisfy { hitIndex.topmost(at: $0) == HitIndex.scan(explained.elements, at: $0, slop: 0) }
+print("Hit-testing a \(densePoints.count)-point route with markers, a photo and a ring (medians per query):")
+print(String(format: "  grid index, %d queries, %d on an element (target < 50 µs) %8.2f µs   %.0fx faster than the scan", queries.count, indexed.hits, indexed.median, scanned.median / indexed.median))
+print(String(format: "  scan of every shape, %d queries                     %8.2f µs   same answers: %@", 200, scanned.median, agree ? "yes" : "NO"))
+print(String(format: "  building the index once per frame                   %8.3f ms", buildMilliseconds))
+let describeSmall = medianMilliseconds(iterations: iterations) {
+    _ = ExplainedFrame(scene: scene, source: osm).description()
+}
+let describeDense = medianMilliseconds(iterations: 20, warmUp: 2) {
+    _ = ExplainedFrame(scene: denseScene, source: osm).description()
+}
+print("Describing a frame, elements gathered from the painters included:")
+report("  \(route.count)-point route, 2 markers", describeSmall)
+report("  \(densePoints.count)-point route, 2 markers, a photo, a ring", describeDense)

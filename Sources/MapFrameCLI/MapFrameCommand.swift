@@ -11,7 +11,7 @@ public struct MapFrameCommand: AsyncParsableCommand {
         commandName: "mapframe",
         abstract: "Renders CycleStreets-style map frames to PNG and checks them against golden images.",
         subcommands: [
-            SnapshotCommand.self, PlayCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self, ServeCommand.self, FixturesCommand.self, GoldensCommand.self,
+            SnapshotCommand.self, PlayCommand.self, HitCommand.self, DescribeCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self, ServeCommand.self, FixturesCommand.self, GoldensCommand.self,
         ]
     )
 

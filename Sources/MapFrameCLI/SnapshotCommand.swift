@@ -1,6 +1,7 @@
 import ArgumentParser
 import FramePipeline
 import Foundation
+import FrameExplain
 import MapGeometry
 import MapRender
 import Screens
@@ -36,6 +37,9 @@ struct SnapshotCommand: AsyncParsableCommand {
     ))
     var legend: String?
 
+    @Flag(help: "Also write <name>.html beside each PNG: the frame as an image map a screen reader can explore.")
+    var html = false
+
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene file") }
         switch (output, outputDirectory) {
@@ -56,9 +60,10 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         try await cacheOptions.withPipeline { pipeline in
             // Every scene is checked before any frame is written, so a bad file costs nothing.
-            let parsed = try scenes.map { path throws -> (URL, Scene) in
+            let parsed = try scenes.map { path throws -> (URL, Scene, Journey?) in
                 let url = URL(fileURLWithPath: path)
-                var scene = try SceneFile.load(url, catalog: pipeline.catalog)
+                let loaded = try SceneFile.loadWithJourney(url, catalog: pipeline.catalog)
+                var scene = loaded.scene
                 if let scale { scene = try SceneFile.scene(scene, name: url.lastPathComponent, atScale: scale) }
                 if let theme = themeOption.override { scene = SceneFile.scene(scene, inTheme: theme, catalog: pipeline.catalog) }
                 if legend != nil, scene.theme != .categories {
@@ -67,24 +72,30 @@ struct SnapshotCommand: AsyncParsableCommand {
                         give --theme categories or "theme": "categories"
                         """)
                 }
-                return (url, scene)
+                return (url, scene, loaded.journey)
             }
             // Every scene's cache is opened before any frame is written too, so a missing or broken
             // cache for a later scene's style costs no frames either.
-            for (_, scene) in parsed {
+            for (_, scene, _) in parsed {
                 if let source = pipeline.catalog[scene.style] { _ = try await pipeline.store(for: source) }
             }
             if let outputDirectory {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
             }
             let keepsPixels = legend != nil
-            for (url, scene) in parsed {
+            for (url, scene, journey) in parsed {
                 let frame = try await pipeline.render(scene, as: FrameOutput { rendered in
                     (png: try rendered.canvas.pngData(opaque: true), pixels: keepsPixels ? rendered.canvas.image() : nil)
                 })
                 let destination = output.map { URL(fileURLWithPath: $0) }
                     ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
                 try Self.write(frame.output.png, to: destination, what: "the frame")
+                if html, let source = pipeline.catalog[scene.style] {
+                    let page = ExplorableHTML.page(
+                        for: ExplainedFrame(scene: scene, source: source, journey: journey), imageURL: destination.lastPathComponent
+                    )
+                    try Self.write(Data(page.utf8), to: destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame")
+                }
                 let line = FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame)
                 FileHandle.standardError.write(Data((line + "\n").utf8))
                 if let legend, let pixels = frame.output.pixels, let source = pipeline.catalog[scene.style] {

@@ -18,21 +18,29 @@ public enum HitShape: Hashable, Sendable {
 
     /// Whether `point` lies on the shape (edges included).
     public func contains(_ point: PixelPoint) -> Bool {
+        distance(from: point) == 0
+    }
+
+    /// How far `point` lies outside the shape, in device pixels: 0 on it (edges included), so
+    /// that a hit-test can widen thin shapes by a slop.
+    public func distance(from point: PixelPoint) -> Double {
         switch self {
         case .polylines(let lines, let width):
-            let reach = width / 2
-            return lines.contains { line in
-                guard let first = line.first else { return false }
-                if line.count == 1 { return Self.distance(from: point, to: first) <= reach }
-                return zip(line, line.dropFirst()).contains { Self.distance(from: point, toSegment: $0, $1) <= reach }
+            var nearest = Double.infinity
+            for line in lines {
+                guard let first = line.first else { continue }
+                if line.count == 1 { nearest = min(nearest, Self.distance(from: point, to: first)) }
+                for (a, b) in zip(line, line.dropFirst()) { nearest = min(nearest, Self.distance(from: point, toSegment: a, b)) }
             }
+            return max(0, nearest - width / 2)
         case .ring(let center, let inner, let outer):
             let distance = Self.distance(from: point, to: center)
-            return distance >= inner && distance <= outer
+            return max(0, inner - distance, distance - outer)
         case .circle(let center, let radius):
-            return Self.distance(from: point, to: center) <= radius
+            return max(0, Self.distance(from: point, to: center) - radius)
         case .box(let rect):
-            return point.x >= rect.minX && point.x <= rect.maxX && point.y >= rect.minY && point.y <= rect.maxY
+            let dx = max(rect.minX - point.x, 0, point.x - rect.maxX), dy = max(rect.minY - point.y, 0, point.y - rect.maxY)
+            return (dx * dx + dy * dy).squareRoot()
         }
     }
 
@@ -64,11 +72,13 @@ public enum HitShape: Hashable, Sendable {
         }
     }
 
-    private static func distance(from a: PixelPoint, to b: PixelPoint) -> Double {
+    /// The straight-line distance between two points.
+    public static func distance(from a: PixelPoint, to b: PixelPoint) -> Double {
         ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
     }
 
-    private static func distance(from point: PixelPoint, toSegment a: PixelPoint, _ b: PixelPoint) -> Double {
+    /// The distance from `point` to the nearest point of the segment from `a` to `b`.
+    public static func distance(from point: PixelPoint, toSegment a: PixelPoint, _ b: PixelPoint) -> Double {
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
         guard lengthSquared > 0 else { return distance(from: point, to: a) }

@@ -17,12 +17,17 @@ public struct DrawnElement: Hashable, Sendable {
     /// "Photo 12: Cycle parking".
     public var label: String
     public var shape: HitShape
+    /// Where on the ground the element stands (a marker's tip, a photo's or a fix's position,
+    /// a stage's middle point), for saying how far it is and in which direction; nil for lines
+    /// and for things fixed to the screen, such as the attribution and the chrome.
+    public var place: Coordinate?
 
-    public init(_ category: Category, id: String? = nil, label: String, shape: HitShape) {
+    public init(_ category: Category, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil) {
         self.category = category
         self.id = id
         self.label = label
         self.shape = shape
+        self.place = place
     }
 
     /// The same element moved by (`dx`, `dy`) device pixels.

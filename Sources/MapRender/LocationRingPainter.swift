@@ -38,7 +38,8 @@ public struct LocationRingPainter: OverlayPainter, SceneLayer {
         let metres = max(1, Int(fix.accuracyMetres.rounded()))
         return [DrawnElement(
             .location, label: "Your location, accurate to \(metres) \(metres == 1 ? "metre" : "metres")",
-            shape: .ring(center: frame.pixel(for: fix.coordinate), innerRadius: max(0, r - outline), outerRadius: 2 * r + outline)
+            shape: .ring(center: frame.pixel(for: fix.coordinate), innerRadius: max(0, r - outline), outerRadius: 2 * r + outline),
+            place: fix.coordinate
         )]
     }
 }

@@ -27,7 +27,7 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
         let box = SpriteCache.Sprite.box(extent: theme.photoPin.extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
         let caption = photo.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let label = caption.isEmpty ? "Photo \(photo.id)" : "Photo \(photo.id): \(caption)"
-        return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box))]
+        return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box), place: photo.coordinate)]
     }
 }
 

@@ -58,6 +58,6 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
     /// parts it has.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let lines = route.parts.map { $0.map(frame.pixel(for:)) }
-        return [DrawnElement(.route, label: "Planned route", shape: .polylines(lines, width: theme.route.drawnWidth * frame.scale))]
+        return [DrawnElement(.route, label: "Route", shape: .polylines(lines, width: theme.route.drawnWidth * frame.scale))]
     }
 }

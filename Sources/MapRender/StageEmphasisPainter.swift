@@ -33,7 +33,8 @@ public struct StageEmphasisPainter: OverlayPainter, SceneLayer {
         let width = 2 * theme.stageEmphasis.halfWidth * frame.scale
         return [DrawnElement(
             .stage, id: String(stage.number), label: "Stage \(stage.number) of \(stage.count)",
-            shape: .polylines([stage.points.map(frame.pixel(for:))], width: width)
+            shape: .polylines([stage.points.map(frame.pixel(for:))], width: width),
+            place: stage.points[stage.points.count / 2]
         )]
     }
 }

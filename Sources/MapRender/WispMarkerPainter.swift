@@ -36,7 +36,7 @@ public struct WispMarkerPainter: OverlayPainter, SceneLayer {
     /// The marker's sprite box, shadow included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let box = SpriteCache.Sprite.box(extent: style(in: theme).extent, scale: frame.scale, anchoredAt: frame.pixel(for: coordinate))
-        return [DrawnElement(role == .start ? .start : .finish, label: role == .start ? "Start marker" : "Finish marker", shape: .box(box))]
+        return [DrawnElement(role == .start ? .start : .finish, label: role == .start ? "Start marker" : "Finish marker", shape: .box(box), place: coordinate)]
     }
 }
 

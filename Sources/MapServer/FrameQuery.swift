@@ -10,11 +10,15 @@ import TileStore
 enum FrameQuery {
     static let allowed: Set<String> = ["style", "lat", "lon", "zoom", "width", "height", "scale", "route", "theme"]
 
-    static func scene(from parameters: [(String, String)], catalog: StyleCatalog, route: (String) throws -> StoredRoute?) throws -> Scene {
+    /// The scene the frame parameters describe. An endpoint that takes more parameters names
+    /// them in `others`, which are allowed here and left to it.
+    static func scene(
+        from parameters: [(String, String)], others: Set<String> = [], catalog: StyleCatalog, route: (String) throws -> StoredRoute?
+    ) throws -> Scene {
         var values: [String: String] = [:]
-        for (name, value) in parameters {
+        for (name, value) in parameters where !others.contains(name) {
             guard allowed.contains(name) else {
-                throw HTTPProblem.badRequest("\(name): unknown parameter; allowed: \(allowed.sorted().joined(separator: ", "))")
+                throw HTTPProblem.badRequest("\(name): unknown parameter; allowed: \(allowed.union(others).sorted().joined(separator: ", "))")
             }
             values[name] = value
         }

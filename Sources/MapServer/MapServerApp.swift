@@ -158,6 +158,9 @@ public final class MapServerApp: Sendable {
             let scene = try FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try self.routes.route(id: $0) }
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }
+        router.get("/frame/hit") { request, _ in try self.hit(request) }
+        router.get("/frame/describe") { request, _ in try self.describe(request) }
+        router.get("/frame.html") { request, _ in try self.explorableFrame(request) }
         router.post("/frame") { request, context in
             let body = try await self.body(of: request, context: context)
             let catalog = self.configuration.catalog

@@ -19,7 +19,7 @@ struct DrawnElementTests {
         let scene = fixedScene(scale: scale, route: route)
         let found = try elements(scene)
         let line = try #require(found.first { $0.category == .route })
-        #expect(line.label == "Planned route")
+        #expect(line.label == "Route")
         let frame = geometry(of: scene)
         #expect(line.shape == .polylines([route.map(frame.pixel(for:))], width: Spec.routeWidth * Double(scale)))
     }

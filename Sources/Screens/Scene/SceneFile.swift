@@ -26,10 +26,23 @@ public enum SceneFile {
         "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome",
     ]
 
-    /// Parses a scene, checking its style and zoom against `catalog`.
+    /// A scene file read whole: the scene, and the CycleStreets journey its route came from
+    /// when it names one (`"route": {"journey": "journey.xml"}`), which brings the route's
+    /// names, length, time and stages.
+    public struct Loaded: Sendable {
+        public var scene: Scene
+        public var journey: Journey?
+    }
+
+    /// Parses a scene, checking its style and zoom against `catalog`. A scene given as bytes
+    /// has no directory to read a journey file from, so its route cannot name one.
     public static func parse(_ data: Data, name: String, catalog: StyleCatalog) throws(SceneError) -> Scene {
+        try parse(data, name: name, directory: nil, catalog: catalog).scene
+    }
+
+    private static func parse(_ data: Data, name: String, directory: URL?, catalog: StyleCatalog) throws(SceneError) -> Loaded {
         do {
-            return try parseFields(JSONValue.parse(data, documentName: name), catalog: catalog)
+            return try parseFields(JSONValue.parse(data, documentName: name), directory: directory, catalog: catalog)
         } catch {
             throw SceneError(file: name, problem: error)
         }
@@ -37,6 +50,11 @@ public enum SceneFile {
 
     /// Reads and parses a scene file.
     public static func load(_ url: URL, catalog: StyleCatalog) throws(SceneError) -> Scene {
+        try loadWithJourney(url, catalog: catalog).scene
+    }
+
+    /// Reads and parses a scene file, with the journey its route names, read from beside it.
+    public static func loadWithJourney(_ url: URL, catalog: StyleCatalog) throws(SceneError) -> Loaded {
         let data: Data
         do {
             data = try BoundedFile.contents(of: url, maxBytes: BoundedFile.maxSceneBytes)
@@ -45,7 +63,7 @@ public enum SceneFile {
         } catch {
             throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: "cannot be read (\(error.localizedDescription))"))
         }
-        return try parse(data, name: url.lastPathComponent, catalog: catalog)
+        return try parse(data, name: url.lastPathComponent, directory: url.deletingLastPathComponent(), catalog: catalog)
     }
 
     /// The scene at another scale, as `--scale` asks; the frame must still fit the size limit.
@@ -73,7 +91,7 @@ public enum SceneFile {
         return themed
     }
 
-    private static func parseFields(_ json: JSONValue, catalog: StyleCatalog) throws(JSONFieldError) -> Scene {
+    private static func parseFields(_ json: JSONValue, directory: URL?, catalog: StyleCatalog) throws(JSONFieldError) -> Loaded {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
@@ -84,7 +102,9 @@ public enum SceneFile {
         }
         let start = try root.object("start").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
         let finish = try root.object("finish").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
-        let route = try parseRoute(root)
+        let journey = try parseJourney(root, directory: directory)
+        let route: RouteLine?
+        if let journey { route = journey.routeLine } else { route = try parseRoute(root) }
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
         let camera = try parseCamera(root.requiredObject("camera"), header: header)
@@ -103,7 +123,31 @@ public enum SceneFile {
             let zoom = FrameRenderer.geometry(for: scene, source: source).camera.zoom
             scene.chrome = sceneChrome(for: scene, zoom: zoom, zoomRange: source.zoomRange)
         }
-        return scene
+        return Loaded(scene: scene, journey: journey)
+    }
+
+    /// `{"journey": "file"}`: a CycleStreets journey answer (XML or JSON), its path relative to
+    /// the scene file's directory; nil when the route is given another way.
+    private static func parseJourney(_ root: JSONObjectReader, directory: URL?) throws(JSONFieldError) -> Journey? {
+        guard let route = try root.object("route"), route.has("journey") else { return nil }
+        try route.rejectUnknownFields(allowed: ["journey"])
+        let path = route.path(of: "journey")
+        guard let file = try route.string("journey"), !file.isEmpty else {
+            throw JSONFieldError(path: path, value: route.fields["journey"], allowed: "the path of a CycleStreets journey file, XML or JSON")
+        }
+        guard let directory else {
+            throw JSONFieldError(path: path, message: "names a file, which only a scene file on disk can; give the route's coordinates")
+        }
+        let url = URL(fileURLWithPath: file, relativeTo: directory)
+        do {
+            return try JourneyParser.parse(BoundedFile.contents(of: url, maxBytes: PayloadLimits.defaultMaxBytes))
+        } catch let error as PayloadError {
+            throw JSONFieldError(path: path, message: "\(file): \(error.description)")
+        } catch let error as BoundedFile.TooLarge {
+            throw JSONFieldError(path: path, message: "\(file): \(error.description)")
+        } catch {
+            throw JSONFieldError(path: path, message: "\(file) cannot be read (\(error.localizedDescription))")
+        }
     }
 
     /// The chrome `"chrome": true` draws. A scene of photos alone is the Photomap; any other

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Headless Chromium driven through the DevTools protocol over `--remote-debugging-pipe`: the
+/// browser reads commands on its descriptor 3 and writes answers on 4, each a JSON message
+/// ending in a NUL byte. A pipe needs no port and no WebSocket client.
+final class DevToolsPipe {
+    private var process: pid_t = 0
+    private let toBrowser: Int32
+    private let fromBrowser: Int32
+    private var pending = Data()
+    private var nextID = 1
+
+    init(chromium: URL, headlessFlag: String, profile: String) throws {
+        var commands: [Int32] = [0, 0], answers: [Int32] = [0, 0]
+        guard pipe(&commands) == 0, pipe(&answers) == 0 else { throw BrowserTestError(description: "cannot make pipes: errno \(errno)") }
+        // Moved clear of 3 and 4, so that putting one end on 3 cannot overwrite the other.
+        let browserReads = fcntl(commands[0], F_DUPFD, 100), browserWrites = fcntl(answers[1], F_DUPFD, 100)
+        for fd in [commands[0], answers[1]] { close(fd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, browserReads, 3)
+        posix_spawn_file_actions_adddup2(&actions, browserWrites, 4)
+        for fd in [browserReads, browserWrites, commands[1], answers[0]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let arguments = [
+            chromium.path, headlessFlag, "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-proxy-server",
+            "--disable-dev-shm-usage", "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank",
+        ]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&process, chromium.path, &actions, nil, &argv, environ)
+        close(browserReads)
+        close(browserWrites)
+        toBrowser = commands[1]
+        fromBrowser = answers[0]
+        guard status == 0 else { throw BrowserTestError(description: "cannot start \(chromium.path): \(status)") }
+    }
+
+    /// Sends `method` (to the page of `session`, if given) and waits for its answer's `result`.
+    func call(_ method: String, _ parameters: [String: Any] = [:], session: String? = nil, timeout: Duration = .seconds(30)) throws -> [String: Any] {
+        let id = nextID
+        nextID += 1
+        var message: [String: Any] = ["id": id, "method": method, "params": parameters]
+        if let session { message["sessionId"] = session }
+        var bytes = try JSONSerialization.data(withJSONObject: message)
+        bytes.append(0)
+        let written = bytes.withUnsafeBytes { write(toBrowser, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw BrowserTestError(description: "\(method): cannot write to Chromium") }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let answer = try readMessage(until: deadline, waitingFor: method)
+            guard answer["id"] as? Int == id else { continue }
+            if let error = answer["error"] { throw BrowserTestError(description: "\(method): \(error)") }
+            return answer["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    private func readMessage(until deadline: ContinuousClock.Instant, waitingFor method: String) throws -> [String: Any] {
+        while true {
+            if let end = pending.firstIndex(of: 0) {
+                let message = pending[pending.startIndex..<end]
+                pending = Data(pending[(end + 1)...])
+                return (try JSONSerialization.jsonObject(with: message) as? [String: Any]) ?? [:]
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw BrowserTestError(description: "\(method): no answer from Chromium in time") }
+            var poller = pollfd(fd: fromBrowser, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = read(fromBrowser, &chunk, chunk.count)
+            guard count > 0 else { throw BrowserTestError(description: "\(method): Chromium closed the pipe") }
+            pending.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Stops the browser and waits for it.
+    func stop() {
+        kill(process, SIGKILL)
+        var status: Int32 = 0
+        waitpid(process, &status, 0)
+        close(toBrowser)
+        close(fromBrowser)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import MapFrameTestSupport
+import Testing
+
+/// The explorable frame (`snapshot --html`) in a real browser, through its accessibility tree:
+/// what a screen reader is given. Every element must be there, focusable, with its label.
+@Suite("Explorable frame in headless Chromium")
+struct ExplorableFrameBrowserTests {
+    static let scene = """
+        {"style": "osm", "chrome": true, "camera": {"fit": "all"},
+         "start": {"lat": 52.2055, "lon": 0.1414}, "finish": {"lat": 52.2092, "lon": 0.1428},
+         "photos": [{"id": 12, "lat": 52.2075, "lon": 0.1420, "caption": "Cycle parking"}],
+         "location": {"lat": 52.2070, "lon": 0.1405, "accuracy": 65},
+         "route": {"coordinates": [[0.1414, 52.2055], [0.1402, 52.2061], [0.1396, 52.2068], [0.1405, 52.2074], [0.1428, 52.2092]]}}
+        """
+
+    @Test(
+        "every element is a focusable link with its spoken label, and the image has the short description",
+        .enabled(if: Chromium.installed != nil, "Chromium is not installed (apt-get install chromium; scripts/install-deps.sh installs it)"),
+        .timeLimit(.minutes(5))
+    )
+    func everyElementIsFocusableWithItsLabel() async throws {
+        let scratch = try TemporaryDirectory("explorable")
+        defer { scratch.remove() }
+        let chromium: Chromium
+        switch try await Chromium.probe(try #require(Chromium.installed), in: scratch) {
+        case .success(let working): chromium = working
+        case .failure(let reason): try Test.cancel("Skipped: \(reason)")
+        }
+
+        let mapframe = try MapframeExecutable.url()
+        let fixtures = try runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
+        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures)")
+        try Data(Self.scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
+        let snapshot = try runProgram(mapframe, [
+            "snapshot", "explore.json", "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
+        ], in: scratch.url)
+        try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
+        let described = try runProgram(mapframe, ["describe", "explore.json"], in: scratch.url)
+        let short = String(described.standardOutput.split(separator: "\n").first ?? "")
+        let page = scratch.url.appendingPathComponent("frames/explore.html")
+
+        let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
+        defer { browser.stop() }
+        let target = try browser.call("Target.createTarget", ["url": page.absoluteString])
+        let targetID = try #require(target["targetId"] as? String)
+        let attached = try browser.call("Target.attachToTarget", ["targetId": targetID, "flatten": true])
+        let session = try #require(attached["sessionId"] as? String)
+        let deadline = ContinuousClock.now + .seconds(30)
+        func readyState() throws -> String? {
+            try browser.call("Runtime.evaluate", ["expression": "document.readyState"], session: session).value(at: "result", "value") as? String
+        }
+        while try readyState() != "complete" {
+            try #require(ContinuousClock.now < deadline, "the page did not load")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try _ = browser.call("Accessibility.enable", session: session)
+        let nodes = try browser.call("Accessibility.getFullAXTree", session: session)["nodes"] as? [[String: Any]] ?? []
+        let links = nodes.filter { $0.value(at: "role", "value") as? String == "link" }
+        func focusable(_ node: [String: Any]) -> Bool {
+            (node["properties"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "focusable" && ($0.value(at: "value", "value") as? NSNumber)?.boolValue == true }
+        }
+        let names = links.filter(focusable).compactMap { $0.value(at: "name", "value") as? String }
+        for label in [
+            "Start marker", "Finish marker", "Route", "Photo 12: Cycle parking", "Your location, accurate to 65 metres",
+            "Plan route tab, selected", "Itinerary tab", "Zoom in", "Find my location", "Map attribution: © OpenStreetMap contributors",
+        ] {
+            #expect(names.contains(label), "no focusable link named \(label); links: \(names)")
+        }
+        let images = nodes.filter { $0.value(at: "role", "value") as? String == "image" }.compactMap { $0.value(at: "name", "value") as? String }
+        #expect(!short.isEmpty && images.contains(short), "no image named \(short); images: \(images)")
+        // Tab reaches the areas: the first press focuses the first element, the status bar.
+        try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+        try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+        let focused = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.alt"], session: session)
+        #expect(focused.value(at: "result", "value") as? String == "Status bar, 09:41")
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// The value at a path of keys through nested objects.
+    func value(at first: String, _ rest: String...) -> Any? {
+        rest.reduce(self[first]) { ($0 as? [String: Any])?[$1] }
+    }
+}
