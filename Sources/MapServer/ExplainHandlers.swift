@@ -50,9 +50,11 @@ extension MapServerApp {
     func describe(_ request: Request) throws -> Response {
         let description = try explainedFrame(request).0.description()
         let wantsJSON = request.headers[values: .accept].contains { $0.contains("application/json") }
-        return wantsJSON
+        var response = wantsJSON
             ? Self.response(description.json, contentType: "application/json")
             : Self.response(Data(description.text.utf8), contentType: "text/plain; charset=utf-8")
+        response.headers[.vary] = "Accept"
+        return response
     }
 
     /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same parameters.
@@ -65,7 +67,7 @@ extension MapServerApp {
 
     private static func response(_ body: Data, contentType: String) -> Response {
         Response(
-            status: .ok, headers: [.contentType: contentType, .vary: "Accept"],
+            status: .ok, headers: [.contentType: contentType],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
         )
     }

@@ -47,10 +47,13 @@ struct ExplorableFrameBrowserTests {
         let attached = try browser.call("Target.attachToTarget", ["targetId": targetID, "flatten": true])
         let session = try #require(attached["sessionId"] as? String)
         let deadline = ContinuousClock.now + .seconds(30)
-        func readyState() throws -> String? {
-            try browser.call("Runtime.evaluate", ["expression": "document.readyState"], session: session).value(at: "result", "value") as? String
+        // The new tab starts on about:blank, which is complete at once: wait for the page itself.
+        func loaded() throws -> Bool {
+            let expression = #"location.protocol === "file:" && document.readyState === "complete""#
+            let result = try browser.call("Runtime.evaluate", ["expression": expression], session: session)
+            return (result.value(at: "result", "value") as? NSNumber)?.boolValue == true
         }
-        while try readyState() != "complete" {
+        while try !loaded() {
             try #require(ContinuousClock.now < deadline, "the page did not load")
             try await Task.sleep(for: .milliseconds(100))
         }
