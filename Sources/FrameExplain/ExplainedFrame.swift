@@ -60,21 +60,29 @@ public struct ExplainedFrame: Sendable {
     }
 
     /// What lies at logical pixel (`x`, `y`): the topmost element over the pixel's centre,
-    /// found with `index`.
+    /// found with `index`. For many points of one frame.
     public func hit(x: Int, y: Int, index: HitIndex) throws(PixelOutside) -> HitAnswer {
+        try hit(x: x, y: y) { index.topmost(at: $0) }
+    }
+
+    /// What lies at logical pixel (`x`, `y`), within `slop` logical pixels of thin shapes. One
+    /// point is found by testing every shape: that costs less than building an index for it.
+    public func hit(x: Int, y: Int, slop: Double) throws(PixelOutside) -> HitAnswer {
+        let slop = slop * Double(scene.viewport.scale)
+        return try hit(x: x, y: y) { HitIndex.scan(elements, at: $0, slop: slop) }
+    }
+
+    /// The answer at logical pixel (`x`, `y`), with `topmost` finding the element over a point
+    /// in device pixels.
+    private func hit(x: Int, y: Int, topmost: (PixelPoint) -> Int?) throws(PixelOutside) -> HitAnswer {
         try checkPixel(x: x, y: y)
         let scale = Double(scene.viewport.scale)
         let point = PixelPoint(x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale)
-        guard let found = index.topmost(at: point) else {
+        guard let found = topmost(point) else {
             let onMap = point.y >= mapPanelRect.minY && point.y <= mapPanelRect.maxY
             return onMap ? .basemap : .toolbar
         }
         return answer(for: elements[found], at: point)
-    }
-
-    /// What lies at logical pixel (`x`, `y`), within `slop` logical pixels of thin shapes.
-    public func hit(x: Int, y: Int, slop: Double) throws(PixelOutside) -> HitAnswer {
-        try hit(x: x, y: y, index: hitIndex(slop: slop))
     }
 
     private func answer(for element: DrawnElement, at point: PixelPoint) -> HitAnswer {

@@ -232,13 +232,3 @@ struct CacheContents {
         return contents
     }
 }
-
-extension RasterImage {
-    /// Every pixel's colour, row by row.
-    var allPixels: [RGBA] {
-        var pixels: [RGBA] = []
-        pixels.reserveCapacity(width * height)
-        withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
-        return pixels
-    }
-}

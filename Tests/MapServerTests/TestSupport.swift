@@ -534,16 +534,6 @@ struct RoutePayloadFixture: Sendable, CustomStringConvertible {
 
 // MARK: - Images
 
-extension RasterImage {
-    /// Every pixel's colour, row by row.
-    var allPixels: [RGBA] {
-        var pixels: [RGBA] = []
-        pixels.reserveCapacity(width * height)
-        withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
-        return pixels
-    }
-}
-
 /// An image assembled from equally sized tiles, for comparing with a frame of the same area.
 struct StitchedImage {
     let width: Int

@@ -48,3 +48,13 @@ public enum TestPictures {
         String(decoding: data.dropFirst(12).prefix(4), as: UTF8.self)
     }
 }
+
+extension RasterImage {
+    /// Every pixel's colour, row by row.
+    public var allPixels: [RGBA] {
+        var pixels: [RGBA] = []
+        pixels.reserveCapacity(width * height)
+        withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
+        return pixels
+    }
+}
