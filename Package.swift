@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ImageCodec", targets: ["ImageCodec"]),
         .library(name: "TileStore", targets: ["TileStore"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "GTFS", targets: ["GTFS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -61,6 +65,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"], swiftSettings: swiftSettings),
+        // GTFS feeds (a folder or a zip) and GTFS-realtime vehicle positions, read a file at a time.
+        .target(
+            name: "GTFS",
+            dependencies: [
+                "MapGeometry",
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Realtime/gtfs-realtime.proto"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(

@@ -1,0 +1,131 @@
+import MapGeometry
+
+/// A time of day as GTFS writes it, `H:MM:SS`, counted from noon minus 12 hours of the service
+/// day. Times may pass 24:00:00: a trip that leaves at 23:50 and arrives at 00:20 the next
+/// morning arrives at 24:20:00.
+public struct GTFSTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// Seconds since the start of the service day.
+    public var seconds: Int
+
+    public init(seconds: Int) {
+        self.seconds = seconds
+    }
+
+    /// Reads `H:MM:SS` or `HH:MM:SS` (hours 0 to 99 and beyond midnight; minutes and seconds
+    /// 00 to 59); nil for anything else.
+    public init?(parsing text: Substring) {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 3, (1...3).contains(fields[0].count), fields[1].count == 2, fields[2].count == 2,
+              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let hours = Int(fields[0]), let minutes = Int(fields[1]), let seconds = Int(fields[2]),
+              minutes < 60, seconds < 60
+        else { return nil }
+        self.seconds = hours * 3600 + minutes * 60 + seconds
+    }
+
+    public static func < (a: GTFSTime, b: GTFSTime) -> Bool { a.seconds < b.seconds }
+
+    /// The time plus `seconds`.
+    public func adding(seconds: Int) -> GTFSTime { GTFSTime(seconds: self.seconds + seconds) }
+
+    /// As GTFS writes it: `8:31:30`, `25:05:00`.
+    public var description: String {
+        let (hours, rest) = seconds.quotientAndRemainder(dividingBy: 3600)
+        let (minutes, secs) = rest.quotientAndRemainder(dividingBy: 60)
+        return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))"
+    }
+
+    /// As a clock shows it, on a 24-hour dial: `08:45`, and `00:20` for 24:20:00.
+    public var clock: String {
+        let minutesOfDay = (seconds / 60) % (24 * 60)
+        return "\(twoDigits(minutesOfDay / 60)):\(twoDigits(minutesOfDay % 60))"
+    }
+
+    private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
+
+/// A colour as GTFS writes it: six hexadecimal digits, no `#`.
+public struct GTFSColour: Hashable, Sendable, Codable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Reads `RRGGBB` in either case; nil for anything else.
+    public init?(hex: Substring) {
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
+        red = UInt8(value >> 16)
+        green = UInt8((value >> 8) & 0xff)
+        blue = UInt8(value & 0xff)
+    }
+
+    /// The 24-bit `0xRRGGBB` value.
+    public var hex: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
+}
+
+/// One line of `agency.txt`.
+public struct GTFSAgency: Hashable, Sendable {
+    /// `agency_id`; empty when the feed has one agency and leaves it out.
+    public var id: String
+    public var name: String
+}
+
+/// One line of `routes.txt`: a line such as "Tram 7".
+public struct GTFSRoute: Hashable, Sendable {
+    public var id: String
+    /// `route_short_name`, such as "7"; nil when the feed gives only a long name.
+    public var shortName: String?
+    /// `route_long_name`, such as "Angered - Tynnered".
+    public var longName: String?
+    /// `route_type`: 0 to 12 from the GTFS reference, or an extended type (100 to 1799).
+    public var type: Int
+    /// `route_color`; nil when the feed leaves it out.
+    public var colour: GTFSColour?
+    /// `route_text_color`; nil when the feed leaves it out.
+    public var textColour: GTFSColour?
+}
+
+/// One line of `trips.txt`.
+public struct GTFSTrip: Hashable, Sendable {
+    public var id: String
+    public var routeID: String
+    /// `trip_headsign`, where the vehicle says it is going; nil when left out.
+    public var headsign: String?
+    /// `shape_id`; nil when the trip has no shape, and it is drawn straight from stop to stop.
+    public var shapeID: String?
+}
+
+/// One line of `stops.txt` that has a position.
+public struct GTFSStop: Hashable, Sendable {
+    public var id: String
+    public var name: String
+    public var coordinate: Coordinate
+}
+
+/// One line of `stop_times.txt`: a trip's call at a stop.
+public struct GTFSStopTime: Hashable, Sendable {
+    public var tripID: String
+    /// `stop_sequence`: increasing along the trip, not necessarily consecutive.
+    public var sequence: Int
+    public var stopID: String
+    /// `arrival_time` and `departure_time`. Either may be left out between timed stops (GTFS
+    /// requires them at a trip's first and last stop); when one is given alone, both are it.
+    public var arrival: GTFSTime?
+    public var departure: GTFSTime?
+    /// `shape_dist_traveled`, in the shape's own units; nil when left out.
+    public var distanceTravelled: Double?
+}
+
+/// One line of `shapes.txt`: a point of a trip's path.
+public struct GTFSShapePoint: Hashable, Sendable {
+    public var shapeID: String
+    public var sequence: Int
+    public var coordinate: Coordinate
+    /// `shape_dist_traveled`, in the shape's own units; nil when left out.
+    public var distanceTravelled: Double?
+}
