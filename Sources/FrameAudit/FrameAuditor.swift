@@ -98,6 +98,11 @@ struct TextStyle {
             withoutBackground.attribution.background = .clear
             colour = theme.attribution.text
             fontSize = theme.attribution.fontSize
+        case .caption:
+            withoutText.transit.captionText = .clear
+            withoutBackground.transit.captionBackground = .clear
+            colour = theme.transit.captionText
+            fontSize = theme.transit.captionFontSize
         case .counter:
             withoutText.stageCounter.text = .clear
             withoutBackground.stageCounter.background = .clear

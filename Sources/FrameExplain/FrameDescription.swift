@@ -6,8 +6,8 @@ import Screens
 /// What a screen reader should say about a frame, after W3C's pattern for complex images: a
 /// one-sentence short description for `alt`, then a long one, sentence by sentence: the map's
 /// scale, each element on the ground with its distance and compass direction from the centre
-/// (nearest first, those outside the frame said to be off-screen), the route, the attribution
-/// and the chrome's controls.
+/// (nearest first, those outside the frame said to be off-screen), the route, the transit
+/// lines and where their vehicle is, the attribution and the chrome's controls.
 public struct FrameDescription: Sendable, Encodable {
     /// One element on the ground, placed relative to the map's centre.
     public struct Placed: Sendable, Encodable {
@@ -54,6 +54,9 @@ extension ExplainedFrame {
         var long = ["The map is about \(SpokenMeasure.distance(metres: across)) across."]
         long += placed.map(\.sentence)
         if let route = routeSentence() { long.append(route) }
+        let lines = elements.filter { $0.category == .line }.map(\.label)
+        if !lines.isEmpty { long.append("Transit \(lines.count == 1 ? "line" : "lines"): \(lines.joined(separator: "; ")).") }
+        long += elements.filter { $0.category == .caption }.map(\.label)
         long += elements.filter { $0.category == .attribution }.map { $0.label + "." }
         long += chromeSentences()
         let short = "Map about \(SpokenMeasure.distance(metres: across)) across" + showing(placed)
@@ -76,6 +79,9 @@ extension ExplainedFrame {
             parts.append(markers.map { "\(route) with its \($0)" } ?? route)
         } else if let markers {
             parts.append(markers.hasSuffix("markers") ? markers : "a " + markers)
+        }
+        if elements.contains(where: { $0.category == .line }) {
+            parts.append(count(.vehicle) > 0 ? "a public-transport journey and its vehicle" : "a public-transport journey")
         }
         if let stage = elements.first(where: { $0.category == .stage }) { parts.append(stage.label.lowercasedFirst) }
         let photos = count(.photo)

@@ -7,7 +7,7 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
     /// status bar, text on the chrome that is not a control, is `commentary` like the toolbar's
     /// instruction.
     public enum Category: String, Hashable, Sendable, Encodable {
-        case start, finish, route, stage, photo, location, attribution, basemap, button, tab, commentary
+        case start, finish, route, stage, photo, location, attribution, line, stop, vehicle, caption, basemap, button, tab, commentary
 
         public init(_ category: DrawnElement.Category) {
             switch category {
@@ -18,6 +18,10 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
             case .photo: self = .photo
             case .location: self = .location
             case .attribution: self = .attribution
+            case .line: self = .line
+            case .stop: self = .stop
+            case .vehicle: self = .vehicle
+            case .caption: self = .caption
             case .statusBar, .commentary: self = .commentary
             case .button: self = .button
             case .tab: self = .tab

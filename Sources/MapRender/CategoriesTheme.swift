@@ -12,6 +12,7 @@ public enum CategoryPalette {
     public enum Category: String, CaseIterable, Hashable, Sendable {
         case background, roads
         case start, finish, route, stage, photo, location, attribution
+        case line, stop, vehicle
         case statusBar, button, commentary, tab
 
         /// The category an element is drawn in.
@@ -24,9 +25,12 @@ public enum CategoryPalette {
             case .photo: self = .photo
             case .location: self = .location
             case .attribution: self = .attribution
+            case .line: self = .line
+            case .stop: self = .stop
+            case .vehicle: self = .vehicle
             case .statusBar: self = .statusBar
             case .button: self = .button
-            case .commentary: self = .commentary
+            case .commentary, .caption: self = .commentary
             case .tab: self = .tab
             }
         }
@@ -43,6 +47,9 @@ public enum CategoryPalette {
             case .photo: "Photo"
             case .location: "Your location"
             case .attribution: "Attribution"
+            case .line: "Transit line"
+            case .stop: "Transit stop"
+            case .vehicle: "Vehicle"
             case .statusBar: "Status bar"
             case .button: "Toolbar button"
             case .commentary: "Commentary"
@@ -61,6 +68,9 @@ public enum CategoryPalette {
             case .photo: OkabeIto.skyBlue
             case .location: OkabeIto.orange
             case .attribution: OkabeIto.yellow
+            case .line: PaulTol.wine
+            case .stop: PaulTol.teal
+            case .vehicle: PaulTol.olive
             case .statusBar: Colour(hex: 0x333333)
             case .button: Colour(hex: 0x999999)
             case .commentary: Colour(hex: 0xDDDDDD)
@@ -104,6 +114,7 @@ extension Theme {
         )
         theme.stageCounter.background = Category.stage.colour
         theme.stageCounter.text = ink
+        theme.transit = flatTransit()
 
         var chrome = PhoneChromeStyle.cycleStreets
         chrome.statusBarBackground = Category.statusBar.colour
@@ -128,6 +139,29 @@ extension Theme {
         theme.chrome = chrome
         return theme
     }()
+
+    /// Transit in three flat categories: every leg and the approach in the line colour, every
+    /// node in the stop colour (the end node square, so start and end differ by shape), the
+    /// vehicle's icon in its own colour with ink, and the sentence on the commentary's grey.
+    private static func flatTransit() -> TransitStyle {
+        typealias Category = CategoryPalette.Category
+        var transit = TransitStyle.cycleStreets
+        transit.rideColour = Category.line.colour
+        transit.rideCasing = Category.line.colour
+        transit.approachColour = Category.line.colour
+        transit.approachCasing = Category.line.colour
+        let stop = Category.stop.colour
+        transit.stopDot = TransitStyle.Node(radius: transit.stopDot.radius, fill: stop, outline: stop, outlineWidth: transit.stopDot.outlineWidth)
+        transit.startNode = TransitStyle.Node(radius: transit.startNode.radius, fill: stop, outline: stop, outlineWidth: transit.startNode.outlineWidth)
+        transit.endNode = TransitStyle.Node(radius: transit.endNode.radius, fill: stop, outline: stop, outlineWidth: transit.endNode.outlineWidth, square: true)
+        transit.transferNode = TransitStyle.Node(radius: transit.transferNode.radius, fill: stop, outline: stop, outlineWidth: transit.transferNode.outlineWidth)
+        transit.vehicleColour = Category.vehicle.colour
+        transit.vehicleText = CategoryPalette.ink
+        transit.vehicleOutline = Category.vehicle.colour
+        transit.captionBackground = Category.commentary.colour
+        transit.captionText = CategoryPalette.ink
+        return transit
+    }
 
     private static func flatMarker(_ app: WispMarkerStyle, fill: Colour) -> WispMarkerStyle {
         var marker = app

@@ -1,7 +1,7 @@
 import ImageCodec
 
 /// A drawing colour: red, green and blue from 0 to 1, and an opacity from 0 to 1.
-public struct Colour: Hashable, Sendable {
+public struct Colour: Hashable, Sendable, Codable {
     public var red: Double
     public var green: Double
     public var blue: Double

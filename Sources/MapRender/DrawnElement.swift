@@ -7,6 +7,7 @@ public struct DrawnElement: Hashable, Sendable {
     /// What kind of thing an element is.
     public enum Category: String, Hashable, Sendable, CaseIterable {
         case start, finish, route, stage, counter, photo, location, attribution
+        case line, stop, vehicle, caption
         case statusBar, button, commentary, tab
     }
 

@@ -28,7 +28,33 @@ extension Theme {
         theme.stageEmphasis = StageEmphasisStyle(colour: .white, width: 8, casing: .black, casingWidth: 2)
         theme.stageCounter.background = .black
         theme.stageCounter.text = .white
+        theme.transit = highContrastTransit
         return theme
+    }()
+
+    /// Transit: legs 8 px in their lines' colours on 2 px black casings; the approach 5 px
+    /// white on black, told from a leg by its width as well as its colour; nodes
+    /// ringed in black, the start node Okabe and Ito's bluish green, the end node their
+    /// vermillion and square; the vehicle's icon ringed in black with 14 px text; the
+    /// sentence in black 13 px text on opaque white under a black rule.
+    private static let highContrastTransit: TransitStyle = {
+        var transit = TransitStyle.cycleStreets
+        transit.lineWidth = 8
+        transit.casingWidth = 2
+        transit.rideCasing = .black
+        transit.approachColour = .white
+        transit.approachCasing = .black
+        transit.stopDot = TransitStyle.Node(radius: 4.5, fill: .white, outline: .black, outlineWidth: 2)
+        transit.startNode = TransitStyle.Node(radius: 9, fill: OkabeIto.bluishGreen, outline: .black, outlineWidth: 2.5)
+        transit.endNode = TransitStyle.Node(radius: 9, fill: OkabeIto.vermillion, outline: .black, outlineWidth: 2.5, square: true)
+        transit.transferNode = TransitStyle.Node(radius: 11, fill: .white, outline: .black, outlineWidth: 3)
+        transit.vehicleFontSize = 14
+        transit.vehicleOutline = .black
+        transit.vehicleOutlineWidth = 2
+        transit.captionFontSize = 13
+        transit.captionBackground = .white
+        transit.captionBorder = .black
+        return transit
     }()
 
     private static func highContrastMarker(_ app: WispMarkerStyle, fill: Colour, head: WispMarkerStyle.Head) -> WispMarkerStyle {
@@ -57,4 +83,13 @@ public enum OkabeIto {
     public static let blue = Colour(hex: 0x0072B2)
     public static let vermillion = Colour(hex: 0xD55E00)
     public static let reddishPurple = Colour(hex: 0xCC79A7)
+}
+
+/// Three more colours for the categories theme's transit layer, from Paul Tol's "muted" scheme
+/// (Paul Tol, "Colour schemes", SRON technical note SRON/EPS/TN/09-002, 2021), which is built to
+/// stay distinct under the common colour blindnesses and sits apart from Okabe and Ito's hues.
+public enum PaulTol {
+    public static let wine = Colour(hex: 0x882255)
+    public static let teal = Colour(hex: 0x44AA99)
+    public static let olive = Colour(hex: 0x999933)
 }

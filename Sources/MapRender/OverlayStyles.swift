@@ -234,3 +234,74 @@ public struct PhoneChromeStyle: Hashable, Sendable {
         tabLabelFontSize: 9.5, activeTabInset: 2, activeTabCornerRadius: 4
     )
 }
+
+/// A public-transport journey (`TransitMap`), after Västtrafik's map of a journey (SPEC.md
+/// section 6). Sizes are logical pixels.
+///
+/// Legs are 6 px in their line's colour on a 1.5 px casing in the line's text colour, with
+/// round joins and caps; the vehicle's run before your boarding stop is a 5 px grey line on a
+/// white casing beneath them. Stops passed are small white dots ringed in dark grey; the start
+/// node is green and the end node red, each 7 px in radius and ringed in white; transfers are
+/// 9 px grey nodes. The vehicle is its line's icon: the short name in bold 12 px text in a box
+/// of the line's colour with rounded corners, ringed in white so that it shows on its own line.
+/// The sentence sits at the bottom of the map, above the attribution, in 12 px black text on
+/// white at 90%.
+public struct TransitStyle: Hashable, Sendable {
+    /// A round (or square) node drawn over the lines.
+    public struct Node: Hashable, Sendable {
+        public var radius: Double
+        public var fill: Colour
+        public var outline: Colour
+        public var outlineWidth: Double
+        /// Square rather than round, so that a theme can tell nodes apart by shape.
+        public var square = false
+
+        /// How far the node reaches from its centre, outline included.
+        public var extent: Double { radius + outlineWidth / 2 }
+    }
+
+    public var lineWidth = 6.0
+    /// How far the casing shows on each side of a leg.
+    public var casingWidth = 1.5
+    /// When set, every leg is drawn in this colour and casing rather than its line's own.
+    public var rideColour: Colour?
+    public var rideCasing: Colour?
+    public var approachColour = Colour(hex: 0x8C8C8C)
+    public var approachCasing = Colour.white
+    public var approachWidth = 5.0
+    public var stopDot = Node(radius: 3.5, fill: .white, outline: Colour(hex: 0x333333), outlineWidth: 1.5)
+    public var startNode = Node(radius: 7, fill: Colour(hex: 0x1FA12F), outline: .white, outlineWidth: 2)
+    public var endNode = Node(radius: 7, fill: Colour(hex: 0xD9262B), outline: .white, outlineWidth: 2)
+    public var transferNode = Node(radius: 9, fill: Colour(hex: 0x808080), outline: .white, outlineWidth: 2)
+    /// When set, the vehicle's icon is this colour with `vehicleText` rather than its line's.
+    public var vehicleColour: Colour?
+    public var vehicleText: Colour?
+    public var vehicleFontSize = 12.0
+    public var vehicleHorizontalPadding = 5.0
+    public var vehicleVerticalPadding = 2.0
+    public var vehicleCornerRadius = 4.0
+    public var vehicleOutline = Colour.white
+    public var vehicleOutlineWidth = 1.5
+    public var captionFontSize = 12.0
+    public var captionPadding = 5.0
+    public var captionBackground = Colour.white.fading(by: 0.9)
+    public var captionText = Colour.black
+    /// Drawn around the caption's box; clear for none.
+    public var captionBorder = Colour.clear
+    public var captionMaxLines = 3
+
+    public static let cycleStreets = TransitStyle()
+
+    /// How far a leg draws beyond its points.
+    public var halfLineWidth: Double { lineWidth / 2 + casingWidth }
+
+    /// The node a stop of `role` is drawn as.
+    public func node(for role: TransitMap.Stop.Role) -> Node {
+        switch role {
+        case .passed: stopDot
+        case .start: startNode
+        case .end: endNode
+        case .transfer: transferNode
+        }
+    }
+}

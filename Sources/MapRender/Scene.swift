@@ -45,20 +45,20 @@ public struct Scene: Hashable, Sendable {
     public init(
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
-        photos: [Photo] = [], location: LocationFix? = nil, attribution: AttributionMode = .current,
+        photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
         emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
     ) {
         let overlays = Overlays(
-            start: start, finish: finish, route: route, photos: photos, location: location,
+            start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
             attribution: attribution, emphasisedStage: emphasisedStage
         )
         self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
     }
 
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
-    /// bottom to top: location ring, photo pins, start and finish markers, route line, the
-    /// itinerary's emphasised stage over it, attribution, and the stage counter at the top of
-    /// the panel.
+    /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
+    /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
+    /// above it, and the stage counter at the top of the panel.
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
@@ -66,19 +66,24 @@ public struct Scene: Hashable, Sendable {
         public var route: RouteLine?
         public var photos: [Photo]
         public var location: LocationFix?
+        /// A public-transport journey, drawn above the location ring and below the markers,
+        /// with its sentence above the attribution.
+        public var transit: TransitMap?
         public var attribution: AttributionMode
         /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
         public var emphasisedStage: EmphasisedStage?
 
         public init(
             start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
-            location: LocationFix? = nil, attribution: AttributionMode = .current, emphasisedStage: EmphasisedStage? = nil
+            location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
+            emphasisedStage: EmphasisedStage? = nil
         ) {
             self.start = start
             self.finish = finish
             self.route = route
             self.photos = photos
             self.location = location
+            self.transit = transit
             self.attribution = attribution
             self.emphasisedStage = emphasisedStage
         }
@@ -87,19 +92,21 @@ public struct Scene: Hashable, Sendable {
         public var layers: [any SceneLayer] {
             var layers: [any SceneLayer] = []
             if let location { layers.append(LocationRingPainter(fix: location)) }
+            if let transit { layers.append(TransitPainter(map: transit)) }
             layers += photos.map(PhotoPinPainter.init(photo:)) as [any SceneLayer]
             if let start { layers.append(WispMarkerPainter(coordinate: start, role: .start)) }
             if let finish { layers.append(WispMarkerPainter(coordinate: finish, role: .finish)) }
             if let route { layers.append(RoutePainter(route: route)) }
             if let emphasisedStage { layers.append(StageEmphasisPainter(stage: emphasisedStage)) }
             if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
+            if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
             return layers
         }
 
         /// Whether `layer` is one of the kinds these overlays make.
         static func makes(_ layer: any SceneLayer) -> Bool {
-            layer is LocationRingPainter || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
+            layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
                 || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter
         }
     }
@@ -112,6 +119,7 @@ public struct Scene: Hashable, Sendable {
             for layer in layers {
                 switch layer {
                 case let ring as LocationRingPainter: overlays.location = ring.fix
+                case let transit as TransitPainter: overlays.transit = transit.map
                 case let pin as PhotoPinPainter: overlays.photos.append(pin.photo)
                 case let marker as WispMarkerPainter where marker.role == .start: overlays.start = marker.coordinate
                 case let marker as WispMarkerPainter: overlays.finish = marker.coordinate

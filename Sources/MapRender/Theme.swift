@@ -25,6 +25,7 @@ public struct Theme: Hashable, Sendable {
     public var attribution: AttributionStyle = .map
     public var stageEmphasis: StageEmphasisStyle = .cycleStreets
     public var stageCounter: StageCounterStyle = .cycleStreets
+    public var transit: TransitStyle = .cycleStreets
     public var chrome: PhoneChromeStyle = .cycleStreets
     /// Whether edges and text are smoothed. Without, every pixel is exactly one of the colours
     /// drawn, so a frame can be read back colour by colour.
