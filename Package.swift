@@ -77,6 +77,8 @@ let package = Package(
             exclude: ["Realtime/gtfs-realtime.proto"],
             swiftSettings: swiftSettings
         ),
+        // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
+        .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "FrameAudit"], swiftSettings: swiftSettings),
         .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
@@ -92,12 +94,12 @@ let package = Package(
         .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Screens", "TileStore"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore"], swiftSettings: swiftSettings),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore", "GTFS", "Transit"], swiftSettings: swiftSettings),
         .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON", "GTFS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -118,7 +120,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
-                "Screens", "StrictJSON",
+                "Screens", "StrictJSON", "GTFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

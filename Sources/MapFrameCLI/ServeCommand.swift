@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GTFS
 import MapServer
 import NIOCore
 import NIOPosix
@@ -67,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-route-points"), help: "Points over all stored routes at most (2-1000000000); more get 507.")
     var maxRoutePoints = RouteQuota().maxPoints
 
+    @Option(name: .customLong("gtfs"), help: ArgumentHelp(
+        "A GTFS feed (a folder or .zip) to load at start-up, named for scenes posted to /frame (\"transit\": {\"feed\": NAME}). Repeatable.",
+        valueName: "name=path"
+    ))
+    var gtfs: [String] = []
+
     func validate() throws {
         guard (1...100_000).contains(writeRateLimit) else { throw ValidationError("--write-rate-limit: \(writeRateLimit) is outside 1...100000") }
         guard (1...1_000_000).contains(maxRoutes) else { throw ValidationError("--max-routes: \(maxRoutes) is outside 1...1000000") }
@@ -83,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...16).contains(renderThreads) else { throw ValidationError("--render-threads: \(renderThreads) is outside 1...16") }
         guard (1...10_000).contains(renderQueue) else { throw ValidationError("--render-queue: \(renderQueue) is outside 1...10000") }
+        _ = try TransitFeedArgument.parse(gtfs)
     }
 
     func run() async throws {
@@ -94,7 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: ConnectionLimits(maxConnections: maxConnections),
             writeToken: try WriteToken.read(file: writeTokenFile), anonymousWritesAllowed: allowAnonymousWrites,
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
-            publicURL: try publicURL.map(PublicURLArgument.normalised)
+            publicURL: try publicURL.map(PublicURLArgument.normalised),
+            transitFeeds: try TransitFeedArgument.load(gtfs)
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.
@@ -160,5 +169,35 @@ enum PublicURLArgument {
         var url = text
         while url.hasSuffix("/") { url.removeLast() }
         return url
+    }
+}
+
+/// `--gtfs NAME=PATH`, repeatable: the feeds a server loads at start-up, by name.
+enum TransitFeedArgument {
+    /// Names are letters, digits, '-' and '_', so a scene's `feed` can never be read as a path.
+    static func parse(_ arguments: [String]) throws -> [(name: String, path: String)] {
+        var seen = Set<String>()
+        return try arguments.map { argument in
+            let parts = argument.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[1].isEmpty, parts[0].wholeMatch(of: /[A-Za-z0-9_-]{1,64}/) != nil else {
+                throw ValidationError("--gtfs: '\(argument)' is not allowed; expected NAME=PATH, NAME of 1 to 64 letters, digits, '-' or '_', such as --gtfs vasttrafik=feeds/vasttrafik.zip")
+            }
+            let name = String(parts[0])
+            guard seen.insert(name).inserted else { throw ValidationError("--gtfs: the name '\(name)' is given twice") }
+            return (name, String(parts[1]))
+        }
+    }
+
+    /// Opens every feed; a feed that cannot be read stops the server before it starts.
+    static func load(_ arguments: [String]) throws -> [String: GTFSFeed] {
+        var feeds: [String: GTFSFeed] = [:]
+        for (name, path) in try parse(arguments) {
+            do {
+                feeds[name] = try GTFSFeed.open(at: URL(fileURLWithPath: path))
+            } catch {
+                throw InputError(description: "--gtfs \(name): \(error.description)")
+            }
+        }
+        return feeds
     }
 }

@@ -163,10 +163,10 @@ public final class MapServerApp: Sendable {
         router.get("/frame.html") { request, _ in try self.explorableFrame(request) }
         router.post("/frame") { request, context in
             let body = try await self.body(of: request, context: context)
-            let catalog = self.configuration.catalog
+            let catalog = self.configuration.catalog, feeds = self.configuration.transitFeeds
             let scene = try await self.bodyWork.run { () throws -> Scene in
                 do {
-                    return try SceneFile.parse(body, name: "scene", catalog: catalog)
+                    return try SceneFile.parse(body, name: "scene", catalog: catalog, feeds: feeds)
                 } catch let error as SceneError {
                     throw HTTPProblem.badRequest(error.description)
                 }

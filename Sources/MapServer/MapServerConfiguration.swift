@@ -1,4 +1,5 @@
 import Foundation
+import GTFS
 import TileStore
 
 /// Everything `mapframe serve` is told.
@@ -49,6 +50,9 @@ public struct MapServerConfiguration: Sendable {
     /// max-age it is sent with counts down with its freshness, and changes to the cache file
     /// (a `mapframe seed`, say) are seen.
     public var memoryLifetime: TimeInterval
+    /// GTFS feeds loaded at start-up (`serve --gtfs NAME=PATH`), by name: a scene posted to
+    /// `/frame` names its transit feed by one of these names, never by a path.
+    public var transitFeeds: [String: GTFSFeed]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
@@ -57,7 +61,7 @@ public struct MapServerConfiguration: Sendable {
         maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, leafletDirectory: String = "/usr/share/javascript/leaflet",
-        memoryLifetime: TimeInterval = 60
+        memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:]
     ) {
         self.host = host
         self.port = port
@@ -79,6 +83,7 @@ public struct MapServerConfiguration: Sendable {
         self.publicURL = publicURL
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
+        self.transitFeeds = transitFeeds
     }
 }
 

@@ -135,6 +135,12 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
         return setMarker(role, at: place.coordinate)
     }
 
+    /// Moves the map to show `items` (a transit journey shown over the planner), with
+    /// `padding` logical pixels to spare.
+    public mutating func showOnMap(_ items: [FitItem], padding: Double = MapDefaults.fitPadding) {
+        map.fit(items, padding: padding)
+    }
+
     /// "Plan route": shows `journey`, moves the markers to its ends and fits the camera to the
     /// route and both markers, each marker with the pixels it draws beyond its point, leaving
     /// `padding` logical pixels to the panel's edges.

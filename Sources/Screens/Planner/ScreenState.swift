@@ -19,6 +19,8 @@ public struct ScreenState: Hashable, Sendable, Codable {
     public var photos: [Photo]
     /// The itinerary stage drawn with emphasis.
     public var emphasisedStage: EmphasisedStage?
+    /// A public-transport journey over the planner's map.
+    public var transit: TransitMap?
     /// The journey planner's commentary panel text; nil on other screens.
     public var commentary: String?
     public var enabledButtons: [ToolbarButton]

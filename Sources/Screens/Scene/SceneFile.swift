@@ -1,4 +1,5 @@
 import Foundation
+import GTFS
 import MapGeometry
 import MapRender
 import StrictJSON
@@ -23,7 +24,7 @@ public enum SceneFile {
     public static let longitudeRange = WebMercator.longitudeRange
 
     static let topLevelFields = [
-        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "attribution", "chrome",
+        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "transit", "attribution", "chrome",
     ]
 
     /// A scene file read whole: the scene, and the CycleStreets journey its route came from
@@ -35,14 +36,15 @@ public enum SceneFile {
     }
 
     /// Parses a scene, checking its style and zoom against `catalog`. A scene given as bytes
-    /// has no directory to read a journey file from, so its route cannot name one.
-    public static func parse(_ data: Data, name: String, catalog: StyleCatalog) throws(SceneError) -> Scene {
-        try parse(data, name: name, directory: nil, catalog: catalog).scene
+    /// has no directory to read files from, so its route cannot name a journey file and its
+    /// transit journey names one of the `feeds` already loaded.
+    public static func parse(_ data: Data, name: String, catalog: StyleCatalog, feeds: [String: GTFSFeed] = [:]) throws(SceneError) -> Scene {
+        try parse(data, name: name, directory: nil, catalog: catalog, feeds: feeds).scene
     }
 
-    private static func parse(_ data: Data, name: String, directory: URL?, catalog: StyleCatalog) throws(SceneError) -> Loaded {
+    private static func parse(_ data: Data, name: String, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed]) throws(SceneError) -> Loaded {
         do {
-            return try parseFields(JSONValue.parse(data, documentName: name), directory: directory, catalog: catalog)
+            return try parseFields(JSONValue.parse(data, documentName: name), directory: directory, catalog: catalog, feeds: feeds)
         } catch {
             throw SceneError(file: name, problem: error)
         }
@@ -63,7 +65,7 @@ public enum SceneFile {
         } catch {
             throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: "cannot be read (\(error.localizedDescription))"))
         }
-        return try parse(data, name: url.lastPathComponent, directory: url.deletingLastPathComponent(), catalog: catalog)
+        return try parse(data, name: url.lastPathComponent, directory: url.deletingLastPathComponent(), catalog: catalog, feeds: [:])
     }
 
     /// The scene at another scale, as `--scale` asks; the frame must still fit the size limit.
@@ -91,7 +93,7 @@ public enum SceneFile {
         return themed
     }
 
-    private static func parseFields(_ json: JSONValue, directory: URL?, catalog: StyleCatalog) throws(JSONFieldError) -> Loaded {
+    private static func parseFields(_ json: JSONValue, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed]) throws(JSONFieldError) -> Loaded {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
@@ -107,13 +109,16 @@ public enum SceneFile {
         if let journey { route = journey.routeLine } else { route = try parseRoute(root) }
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
+        let transit = try root.object("transit").map { reader throws(JSONFieldError) in
+            try TransitRequest.parse(reader, directory: directory).resolve(loaded: feeds, path: "transit").map()
+        }
         let camera = try parseCamera(root.requiredObject("camera"), header: header)
-        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil {
-            throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos or location")
+        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil {
+            throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location or transit")
         }
         var scene = Scene(
             viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
-            photos: photos, location: location, attribution: try parseAttribution(root)
+            photos: photos, location: location, transit: transit, attribution: try parseAttribution(root)
         )
         scene.theme = header.theme
         if chrome {

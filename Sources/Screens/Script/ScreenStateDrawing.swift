@@ -20,6 +20,7 @@ extension ScreenState {
             route: routeLine,
             photos: photos,
             location: locationRing,
+            transit: transit,
             attribution: .current,
             emphasisedStage: emphasisedStage,
             chrome: layout.chrome ? chrome : nil

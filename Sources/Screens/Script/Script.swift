@@ -48,6 +48,9 @@ public enum ScriptStep: Hashable, Sendable {
     case photos(file: URL)
     /// The itinerary's map of stage `n`, counting from 1.
     case stage(Int)
+    /// A public-transport journey shown over the planner's map, its vehicle moving on by the
+    /// script clock.
+    case transit(TransitRequest)
 
     /// How long the step takes on the script clock: a wait's seconds, 0.1 s for anything else.
     public var duration: TimeInterval {
@@ -70,6 +73,7 @@ public enum ScriptStep: Hashable, Sendable {
         case .placefinder: "placefinder"
         case .photos: "photos"
         case .stage: "stage"
+        case .transit: "transit"
         }
     }
 }

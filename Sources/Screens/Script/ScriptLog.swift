@@ -22,6 +22,8 @@ public struct ScriptLogEntry: Hashable, Sendable, Codable {
     public var start: Coordinate?
     public var finish: Coordinate?
     public var camera: Camera
+    /// Where the followed transit vehicle is, as the frame's sentence says it; nil when none is shown.
+    public var transit: String?
 }
 
 /// A played script: the layout every frame uses and one frame per step, after the start frame.

@@ -13,13 +13,16 @@ import StrictJSON
 ///            {"plan": {"journey": "route.xml"}}, {"newRoute": true},
 ///            {"geolocate": {"lat": 52.205, "lon": 0.141, "accuracy": 150}},
 ///            {"placefinder": {"file": "geocoder.xml", "result": 0}},
-///            {"photos": {"file": "photos.xml"}}, {"stage": 3}]}
+///            {"photos": {"file": "photos.xml"}}, {"stage": 3},
+///            {"transit": {"feed": "gtfs/", "departure": {"trip": "T7-0830", "stop": "S4"},
+///                         "vehicle": {"trip": "T7-0830", "time": "08:31:30"}}}]}
 /// ```
 ///
 /// `steps` is required. `style`, `size`, `scale`, `chrome` and `theme` are read as in scene
 /// files (`FrameHeader`): `style` defaults to `osm`, `size` to 320 x 480, `scale` to 1, `chrome`
 /// to false and `theme` to the CycleStreets look; `camera` defaults to the app's fallback view, `MapDefaults.fallbackCamera`. Each step is an object with exactly one field,
 /// and a script has at most `maxSteps` of them.
+/// A `transit` step reads as a scene's `transit` (`TransitRequest`).
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
 public enum ScriptParser {
@@ -30,6 +33,7 @@ public enum ScriptParser {
 
     static let stepNames = [
         "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "geolocate", "placefinder", "photos", "stage",
+        "transit",
     ]
 
     /// Reads the script at `url`. `styles` are the map styles on offer, with their zoom ranges.
@@ -128,6 +132,8 @@ public enum ScriptParser {
             let photos = try step.requiredObject(name)
             try photos.rejectUnknownFields(allowed: ["file"])
             return .photos(file: resolve(try photos.requiredNonEmptyString("file"), in: directory))
+        case "transit":
+            return .transit(try TransitRequest.parse(step.requiredObject(name), directory: directory))
         default:
             return .stage(try step.requiredInteger(name, in: 1...10_000))
         }

@@ -9,15 +9,21 @@ import StrictJSON
 /// on by its `duration` (a wait's seconds, 0.1 s for anything else), so the 0.2 s tap rule
 /// behaves the same on every run. Steps that belong to the journey planner (tap, stepBack,
 /// plan, newRoute, geolocate, placefinder) show the planner; `photos` shows the Photomap and
-/// `stage` the itinerary; pan and zoom act on whichever screen is shown. The Photomap and the itinerary
+/// `stage` the itinerary; pan and zoom act on whichever screen is shown. `transit` shows a
+/// public-transport journey over the planner's map, fitted to it; its vehicle moves on by the
+/// script clock, so `{"wait": 30}` shows the app's 30-second refresh. The Photomap and the itinerary
 /// start from the planner's camera and keep their own afterwards.
 public struct ScriptPlayer {
     private let script: Script
     private var time: TimeInterval = 0
+    /// The moment the frame after the current step shows: the end of a wait, else the step's time.
+    private var shownTime: TimeInterval = 0
     private var shown = Screen.planner
     private var planner: JourneyPlanner
     private var photomap: Photomap?
     private var itinerary: ItineraryStageView?
+    /// The transit journey on the planner's map, and the script time it was shown.
+    private var transit: (journey: ResolvedTransit, shownAt: TimeInterval)?
 
     /// Plays `script` and returns the start frame followed by one frame per step. Throws when a
     /// file a step names cannot be read or parsed, or a step's number does not fit the data.
@@ -25,6 +31,7 @@ public struct ScriptPlayer {
         var player = ScriptPlayer(script: script)
         var frames = [player.frame(step: 0, event: "start", outcome: .accepted)]
         for (index, step) in script.steps.enumerated() {
+            player.shownTime = player.time
             let outcome = try player.perform(step, field: "steps[\(index)].\(step.name)")
             frames.append(player.frame(step: index + 1, event: step.name, outcome: outcome))
             player.time += step.duration
@@ -48,6 +55,7 @@ public struct ScriptPlayer {
     private mutating func perform(_ step: ScriptStep, field: String) throws(ScriptError) -> EventOutcome {
         switch step {
         case .wait(let seconds):
+            shownTime = time + seconds
             planner.advance(to: time + seconds)
             return .accepted
         case .tap(let x, let y):
@@ -102,6 +110,17 @@ public struct ScriptPlayer {
             }
             itinerary = ItineraryStageView(journey: journey, stage: number, map: newPanel())
             shown = .itinerary
+            return .accepted
+        case .transit(let request):
+            let journey: ResolvedTransit
+            do {
+                journey = try request.resolve(loaded: [:], path: field)
+            } catch {
+                throw .invalid(error)
+            }
+            transit = (journey, time)
+            shown = .planner
+            planner.showOnMap(TransitPainter(map: journey.map()).fitItems(in: script.theme))
             return .accepted
         }
     }
@@ -160,14 +179,17 @@ public struct ScriptPlayer {
         case .itinerary: if let itinerary { return ScreenState(itinerary) }
         case .planner: break
         }
-        return ScreenState(planner)
+        var state = ScreenState(planner)
+        state.transit = transit.map { $0.journey.map(secondsLater: shownTime - $0.shownAt) }
+        return state
     }
 
     private func frame(step: Int, event: String, outcome: EventOutcome) -> ScriptFrame {
         let state = state
         return ScriptFrame(state: state, log: ScriptLogEntry(
             step: step, event: event, time: ScriptPlayer.logTime(time), accepted: outcome.accepted, message: outcome.message,
-            screen: state.screen, commentary: state.commentary, start: state.start, finish: state.finish, camera: state.camera
+            screen: state.screen, commentary: state.commentary, start: state.start, finish: state.finish, camera: state.camera,
+            transit: state.transit?.sentence
         ))
     }
 }
