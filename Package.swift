@@ -151,6 +151,7 @@ let package = Package(
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
+        .testTarget(name: "TransitTests", dependencies: ["MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TileStoreTests",
