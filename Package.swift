@@ -151,7 +151,11 @@ let package = Package(
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransitTests", dependencies: ["MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitTests",
+            dependencies: ["MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit", "FrameExplain", "Screens", "TileStore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TileStoreTests",
