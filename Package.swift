@@ -142,14 +142,23 @@ let package = Package(
 
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
-        // mapframe binary, and JPEG and WebP encoders for images in the formats MapFrame only decodes.
+        // mapframe binary, JPEG and WebP encoders for images in the formats MapFrame only decodes, and
+        // GTFS feeds written from Swift values.
         .target(
-            name: "MapFrameTestSupport", dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP"], path: "Tests/Support",
+            name: "MapFrameTestSupport",
+            dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        // SwiftProtobuf, to serialize the realtime messages the tests build with the generated types.
+        .testTarget(
+            name: "GTFSTests",
+            dependencies: ["MapFrameTestSupport", "GTFS", "MapGeometry", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TileStoreTests",
             dependencies: ["MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON"],
