@@ -134,8 +134,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            // The test support's JPEG and WebP encoders make the tiles whose decoding it times.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
+            // its GTFS feed writer the large feed it reads.
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "GTFS", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
