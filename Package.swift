@@ -136,17 +136,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            // The test support's JPEG and WebP encoders make the tiles whose decoding it times.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "MapFrameTestSupport"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
+            // its GTFS feed writer the large feed it reads.
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "GTFS", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
 
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
-        // mapframe binary, and JPEG and WebP encoders for images in the formats MapFrame only decodes.
+        // mapframe binary, JPEG and WebP encoders for images in the formats MapFrame only decodes, and
+        // GTFS feeds written from Swift values.
         .target(
-            name: "MapFrameTestSupport", dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP"], path: "Tests/Support",
+            name: "MapFrameTestSupport",
+            dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
@@ -157,6 +161,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        // SwiftProtobuf, to serialize the realtime messages the tests build with the generated types.
+        .testTarget(
+            name: "GTFSTests",
+            dependencies: ["MapFrameTestSupport", "GTFS", "MapGeometry", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TileStoreTests",
             dependencies: ["MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON"],

@@ -1,5 +1,6 @@
 // Frame benchmark: `make bench` (release build). Prints medians, and ratios against a
 // baseline measured in the same run, because the machine is shared and noisy.
+// `mapframe-bench gtfs` runs only the GTFS section, so that `/usr/bin/time -v` measures it alone.
 import FixtureTiles
 import Foundation
 import FrameExplain
@@ -42,6 +43,11 @@ func report(_ label: String, _ milliseconds: Double, baseline: Double? = nil, un
     var line = label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%8.3f ms", milliseconds)
     if let baseline { line += String(format: "   %5.2fx \(unit)", milliseconds / baseline) }
     print(line)
+}
+
+if CommandLine.arguments.dropFirst().first == "gtfs" {
+    try benchmarkGTFS()
+    exit(0)
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-bench-\(getpid())")
@@ -204,3 +210,5 @@ let describeDense = medianMilliseconds(iterations: 20, warmUp: 2) {
 print("Describing a frame, elements gathered from the painters included:")
 report("  \(route.count)-point route, 2 markers", describeSmall)
 report("  \(densePoints.count)-point route, 2 markers, a photo, a ring", describeDense)
+
+try benchmarkGTFS()

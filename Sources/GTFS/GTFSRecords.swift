@@ -11,16 +11,32 @@ public struct GTFSTime: Hashable, Comparable, Sendable, Codable, CustomStringCon
         self.seconds = seconds
     }
 
-    /// Reads `H:MM:SS` or `HH:MM:SS` (hours 0 to 99 and beyond midnight; minutes and seconds
-    /// 00 to 59); nil for anything else.
+    /// Reads `H:MM:SS`: hours of one to three digits, past 24 after midnight; minutes and
+    /// seconds of two digits, 00 to 59. Nil for anything else. Reads the bytes directly, as
+    /// `stop_times.txt` has two times a row and millions of rows.
     public init?(parsing text: Substring) {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, (1...3).contains(fields[0].count), fields[1].count == 2, fields[2].count == 2,
-              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let hours = Int(fields[0]), let minutes = Int(fields[1]), let seconds = Int(fields[2]),
-              minutes < 60, seconds < 60
-        else { return nil }
-        self.seconds = hours * 3600 + minutes * 60 + seconds
+        var total = 0, field = 0, digits = 0, value = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < 3 else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            case UInt8(ascii: ":"):
+                guard field < 2, Self.isValid(field: field, digits: digits, value: value) else { return nil }
+                total = total * 60 + value
+                (field, digits, value) = (field + 1, 0, 0)
+            default:
+                return nil
+            }
+        }
+        guard field == 2, Self.isValid(field: field, digits: digits, value: value) else { return nil }
+        seconds = total * 60 + value
+    }
+
+    /// Hours (field 0) have one to three digits; minutes and seconds two, up to 59.
+    private static func isValid(field: Int, digits: Int, value: Int) -> Bool {
+        field == 0 ? (1...3).contains(digits) : digits == 2 && value < 60
     }
 
     public static func < (a: GTFSTime, b: GTFSTime) -> Bool { a.seconds < b.seconds }
