@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A GTFS feed, a folder or a `.zip`, as the GTFS reference describes it. Opening it reads
 /// `agency.txt`, `routes.txt`, `trips.txt` and `stops.txt` whole and checks them; `stop_times.txt`
@@ -6,7 +7,8 @@ import Foundation
 /// shapes a journey needs.
 ///
 /// A zipped feed's files are extracted into a private temporary folder, removed when the feed is
-/// released.
+/// released. The files are taken not to change while the feed is open: trips already read are
+/// kept (`TripMemory`), so a server drawing the same journeys again does not read them again.
 public final class GTFSFeed: Sendable {
     /// The agencies, in the order of `agency.txt`.
     public let agencies: [GTFSAgency]
@@ -19,6 +21,7 @@ public final class GTFSFeed: Sendable {
     public let stops: [String: GTFSStop]
 
     let files: FeedFiles
+    private let remembered = Mutex(TripMemory())
     private let locations: StopTable.Stops
 
     private init(files: FeedFiles, agencies: [GTFSAgency], routes: [String: GTFSRoute], trips: [String: GTFSTrip], locations: StopTable.Stops) {
@@ -57,8 +60,11 @@ public final class GTFSFeed: Sendable {
     /// bad row anywhere is an error naming its line. Each trip asked for must have at least two
     /// calls, timed at the first and last, and times that never go back.
     public func stopTimes(ofTrips ids: Set<String>) throws(GTFSError) -> [String: [GTFSStopTime]] {
+        if !ids.isEmpty, let known = remembered.withLock({ $0.stopTimes(of: ids) }) { return known }
         var table = try files.open(.stopTimes)
-        return try StopTimeTable.read(&table, keeping: ids, trips: trips, stops: locations)
+        let read = try StopTimeTable.read(&table, keeping: ids, trips: trips, stops: locations)
+        remembered.withLock { $0.remember(read) }
+        return read
     }
 
     /// The points of the shapes `ids`, each shape's in `shape_pt_sequence` order, from one pass
@@ -67,5 +73,36 @@ public final class GTFSFeed: Sendable {
         guard files.contains(.shapes) else { return [:] }
         var table = try files.open(.shapes)
         return try ShapeTable.read(&table, keeping: ids)
+    }
+}
+
+/// The stop times of trips a feed has read, kept until they hold `maxCalls` calls in all, when
+/// they are forgotten together: enough for the journeys a server draws again and again, bounded
+/// whatever the trips hold.
+struct TripMemory {
+    static let maxCalls = 200_000
+    private var calls: [String: [GTFSStopTime]] = [:]
+    private var count = 0
+
+    /// Every trip of `ids`, when all of them are kept; nil otherwise.
+    func stopTimes(of ids: Set<String>) -> [String: [GTFSStopTime]]? {
+        var found: [String: [GTFSStopTime]] = [:]
+        for id in ids {
+            guard let trip = calls[id] else { return nil }
+            found[id] = trip
+        }
+        return found
+    }
+
+    mutating func remember(_ trips: [String: [GTFSStopTime]]) {
+        for (id, trip) in trips where calls[id] == nil {
+            if count + trip.count > Self.maxCalls {
+                calls = [:]
+                count = 0
+            }
+            guard trip.count <= Self.maxCalls else { continue }
+            calls[id] = trip
+            count += trip.count
+        }
     }
 }

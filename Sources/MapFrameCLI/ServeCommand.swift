@@ -188,12 +188,15 @@ enum TransitFeedArgument {
         }
     }
 
-    /// Opens every feed; a feed that cannot be read stops the server before it starts.
+    /// Opens every feed and checks every row of its `stop_times.txt` once; a feed that cannot
+    /// be read stops the server before it starts, rather than failing its first journey.
     static func load(_ arguments: [String]) throws -> [String: GTFSFeed] {
         var feeds: [String: GTFSFeed] = [:]
         for (name, path) in try parse(arguments) {
             do {
-                feeds[name] = try GTFSFeed.open(at: URL(fileURLWithPath: path))
+                let feed = try GTFSFeed.open(at: URL(fileURLWithPath: path))
+                _ = try feed.stopTimes(ofTrips: [])
+                feeds[name] = feed
             } catch {
                 throw InputError(description: "--gtfs \(name): \(error.description)")
             }
