@@ -138,7 +138,7 @@ let package = Package(
             name: "mapframe-bench",
             // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
             // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "GTFS", "MapFrameTestSupport"],
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "GTFS", "Transit", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),

@@ -64,6 +64,8 @@ public struct TestGTFSFeed: Sendable {
 }
 
 extension TestGTFSFeed {
+
+
     /// A small feed in central Gothenburg: tram 7 (brown, white text, with a shape) from
     /// Järntorget (S1) to Centralstationen (S6) at 08:30 and again at 23:50, arriving after
     /// midnight at 24:01:00; bus 60 (no colours, no shape) from Kungsportsplatsen (S4), the
@@ -128,13 +130,24 @@ extension TestGTFSFeed {
         return feed
     }()
 }
-
 extension TestGTFSFeed {
+    /// The stop ids of trip `T<trip>` of a feed `writeLarge` wrote, in order, for its first `count` calls.
+    public static func largeFeedStops(ofTrip trip: Int, count: Int) -> [String] {
+        (0..<count).map { largeFeedStop(ofTrip: trip, call: $0, stops: largeFeedStopCount) }
+    }
+
+    static let largeFeedStopCount = 5000
+
+    private static func largeFeedStop(ofTrip trip: Int, call: Int, stops: Int) -> String {
+        "S\((trip * 31 + call * 7) % stops)"
+    }
+
+
     /// Writes into `folder` a feed of `trips` trips (`T0`, `T1`, ...) of `stopsPerTrip` calls each,
     /// `trips * stopsPerTrip` rows of `stop_times.txt`, a block at a time: 100 routes, each with a
     /// 200-point shape, and 5,000 stops around Gothenburg. For measuring how a large feed reads.
     public static func writeLarge(to folder: URL, trips: Int, stopsPerTrip: Int) throws {
-        let routes = 100, stops = 5000, shapePoints = 200
+        let routes = 100, stops = largeFeedStopCount, shapePoints = 200
         var feed = TestGTFSFeed()
         feed.setTable("agency.txt", ["agency_name", "agency_url", "agency_timezone"], [["Västtrafik", "https://www.vasttrafik.se", "Europe/Stockholm"]])
         feed.setTable(
@@ -156,7 +169,7 @@ extension TestGTFSFeed {
             return (0..<stopsPerTrip).map { call in
                 let seconds = start + call * 120
                 let time = "\(seconds / 3600):\(twoDigits(seconds / 60 % 60)):00"
-                return "T\(trip),\(time),\(time),S\((trip * 31 + call * 7) % stops),\(call + 1)\n"
+                return "T\(trip),\(time),\(time),\(largeFeedStop(ofTrip: trip, call: call, stops: stops)),\(call + 1)\n"
             }.joined()
         }
         try writeInBlocks(to: folder.appendingPathComponent("shapes.txt"), header: "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence", count: routes) { route in
