@@ -157,7 +157,10 @@ let package = Package(
         .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitTests",
-            dependencies: ["MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit", "FrameExplain", "Screens", "TileStore"],
+            dependencies: [
+                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit", "FrameExplain", "Screens", "TileStore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),

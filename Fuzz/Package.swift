@@ -31,5 +31,7 @@ let package = Package(
         fuzzer("fuzz-photos", ["Screens"]),
         fuzzer("fuzz-route", ["Screens"]),
         fuzzer("fuzz-image", ["ImageCodec"]),
+        fuzzer("fuzz-gtfs", ["GTFS"]),
+        fuzzer("fuzz-realtime", ["GTFS"]),
     ]
 )

@@ -1,10 +1,11 @@
 import Foundation
 import FrameExplain
-import GTFS
+@testable import GTFS
 import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Screens
+import SwiftProtobuf
 import Testing
 import TileStore
 
@@ -29,6 +30,27 @@ import TileStore
             Issue.record("cannot write the scene: \(error)")
         }
         return try SceneFile.load(scene, catalog: .builtin)
+    }
+
+    @Test func aRealtimeFilePlacesTheVehicle() throws {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "tram"
+        entity.vehicle.trip.tripID = "T7"
+        entity.vehicle.stopID = "S4"
+        entity.vehicle.currentStatus = .incomingAt
+        message.entity = [entity]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("MapFrameTests-vehicles-\(UUID().uuidString).pb")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try message.serializedData().write(to: file)
+        let scene = try loadScene(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "realtime": "\#(file.path)"}}"#)
+        #expect(scene.overlays.transit?.sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
+        entity.vehicle.trip.tripID = "B60"
+        message.entity = [entity]
+        try message.serializedData().write(to: file)
+        let refused = refusal(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "realtime": "\#(file.path)"}}"#)
+        #expect(refused?.contains("has no vehicle on trip T7; it has vehicles on trips B60") == true, "\(refused ?? "accepted")")
     }
 
     private func refusal(transit: String, feedChanges: [String: String] = [:]) -> String? {
