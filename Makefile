@@ -7,7 +7,7 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps deps-serve deps-test build demo test bench bench-server goldens fuzz clean
+.PHONY: all deps deps-serve deps-test deps-bench build demo test bench bench-server goldens fuzz clean
 
 all: build
 
@@ -21,6 +21,9 @@ deps-serve:
 
 deps-test:
 	@scripts/install-deps.sh test
+
+deps-bench:
+	@scripts/install-deps.sh bench
 
 build: deps
 	$(SWIFT) build --product mapframe
@@ -43,16 +46,17 @@ test: deps-test
 	$(SWIFT) test --skip-build --disable-xctest
 
 # Frame timings from a release build; see the README for how to read them.
-bench: deps
+bench: deps-bench
 	$(SWIFT) build -c release --product mapframe-bench
 	$(SWIFT) build -c release --product mapframe-cache-bench
 	.build/release/mapframe-bench
 	.build/release/mapframe-cache-bench
 	SWIFT="$(SWIFT)" scripts/bench-server.sh
+	SWIFT="$(SWIFT)" scripts/bench-peers.sh
 
 # Requests per second from `mapframe serve` (release build) against nginx serving the same tiles as
 # static files, and its peak memory; needs nginx and wrk (apt-get install nginx wrk).
-bench-server: deps
+bench-server: deps-bench
 	SWIFT="$(SWIFT)" scripts/bench-server.sh
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!

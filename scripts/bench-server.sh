@@ -28,8 +28,8 @@ TARGET_CACHED_RATIO=0.6
 TARGET_COMPOSITED_RPS=1500
 TARGET_RSS_MB=100
 
-nginx_binary=$(command -v nginx || true)
-[ -z "$nginx_binary" ] && [ -x /usr/sbin/nginx ] && nginx_binary=/usr/sbin/nginx
+source scripts/bench-lib.sh
+nginx_binary=$(find_nginx)
 missing=()
 [ -n "$nginx_binary" ] || missing+=(nginx)
 for tool in wrk python3 curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
@@ -56,21 +56,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Waits until a URL answers 200, or gives up after 30 s.
-wait_for() {
-  local url=$1 name=$2
-  for _ in $(seq 300); do
-    if curl -sf -o /dev/null --noproxy '*' "$url"; then return 0; fi
-    sleep 0.1
-  done
-  echo "bench-server: $name did not answer $url" >&2
-  return 1
-}
 
 echo "== Building release mapframe"
 $SWIFT build -c release --product mapframe
@@ -147,32 +132,7 @@ PYTHON
 
 echo "== Starting nginx (worker_processes $NGINX_WORKERS) and mapframe serve"
 nginx_port=$(free_port)
-cat > "$work/nginx/nginx.conf" <<NGINX
-worker_processes $NGINX_WORKERS;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    keepalive_requests 1000000;
-    types { image/png png; }
-    default_type application/octet-stream;
-    client_body_temp_path $work/nginx/temp/body;
-    proxy_temp_path $work/nginx/temp/proxy;
-    fastcgi_temp_path $work/nginx/temp/fastcgi;
-    uwsgi_temp_path $work/nginx/temp/uwsgi;
-    scgi_temp_path $work/nginx/temp/scgi;
-    server {
-        listen 127.0.0.1:$nginx_port;
-        root $work/static;
-    }
-}
-NGINX
-"$nginx_binary" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-pids+=($!)
+start_nginx "$work/static" "$work/nginx" "$nginx_port" "$NGINX_WORKERS"
 first_tile=$(head -1 "$work/cached.txt")
 wait_for "http://127.0.0.1:$nginx_port$first_tile" nginx
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages MapFrame needs, if any are missing:
-#   install-deps.sh build   building it and rendering frames (what `make demo` and `make bench` need)
+#   install-deps.sh build   building it and rendering frames (what `make demo` needs)
 #   install-deps.sh serve   that, and Leaflet for the viewer page that `mapframe serve` serves at /
+#   install-deps.sh bench   building, and what `make bench` measures against and with
 #   install-deps.sh test    all that, and what only the tests use
 # Runs `apt-get update` once, and only when something has to be installed.
 set -euo pipefail
@@ -23,6 +24,12 @@ serve=(
 case "${1:-test}" in
   build) ;;
   serve) packages+=("${serve[@]}") ;;
+  bench)
+    packages+=(
+      nginx wrk hyperfine  # the static-file server the tile benchmarks compare with, and the load
+      python3 python3-venv curl  # the peers' virtual environment, and reaching the servers
+    )
+    ;;
   test)
     packages+=(
       "${serve[@]}"
@@ -32,7 +39,7 @@ case "${1:-test}" in
       util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests
     )
     ;;
-  *) echo "usage: $0 [build|serve|test]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|serve|bench|test]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,0 +1,58 @@
+# Shell functions the benchmark scripts share; sourced, not run.
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Waits until a URL answers 200, or gives up after 30 s.
+wait_for() {
+  local url=$1 name=$2
+  for _ in $(seq 300); do
+    if curl -sf -o /dev/null --noproxy '*' "$url"; then return 0; fi
+    sleep 0.1
+  done
+  echo "$(basename "$0"): $name did not answer $url" >&2
+  return 1
+}
+
+# Starts nginx in the background serving ROOT's files as static tiles on 127.0.0.1:PORT, with its
+# configuration, logs and temporary files in DIR; adds its pid to the caller's `pids`.
+#   start_nginx ROOT DIR PORT WORKERS
+start_nginx() {
+  local root=$1 dir=$2 port=$3 workers=$4
+  mkdir -p "$dir/temp"
+  cat > "$dir/nginx.conf" <<NGINX
+worker_processes $workers;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    types { image/png png; }
+    default_type application/octet-stream;
+    client_body_temp_path $dir/temp/body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
+    server {
+        listen 127.0.0.1:$port;
+        root $root;
+    }
+}
+NGINX
+  "$nginx_binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
+  pids+=($!)
+}
+
+# nginx's binary, or empty when it is not installed.
+find_nginx() {
+  local binary
+  binary=$(command -v nginx || true)
+  [ -z "$binary" ] && [ -x /usr/sbin/nginx ] && binary=/usr/sbin/nginx
+  echo "$binary"
+}
