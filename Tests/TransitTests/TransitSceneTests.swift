@@ -46,6 +46,11 @@ import TileStore
         try message.serializedData().write(to: file)
         let scene = try loadScene(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "realtime": "\#(file.path)"}}"#)
         #expect(scene.overlays.transit?.sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
+        // The file may stand beside "vehicle", and the trip defaults to the departure's.
+        let beside = try loadScene(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "realtime": "\#(file.path)"}"#)
+        #expect(beside.overlays.transit?.sentence == scene.overlays.transit?.sentence)
+        let twice = refusal(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "realtime": "\#(file.path)", "vehicle": {"realtime": "\#(file.path)"}}"#)
+        #expect(twice?.contains("transit.realtime: is given twice") == true, "\(twice ?? "accepted")")
         entity.vehicle.trip.tripID = "B60"
         message.entity = [entity]
         try message.serializedData().write(to: file)
@@ -108,6 +113,11 @@ import TileStore
         let message = refusal(transit: transit)
         #expect(message?.contains(expected) == true, "\(message ?? "accepted")")
         #expect(message?.hasPrefix("scene.json: ") == true)
+    }
+
+    @Test func aVehicleWithNoTripFollowsTheJourneysFirstTrip() throws {
+        let scene = try loadScene(transit: #"{"feed": "gtfs", "legs": [{"trip": "T7", "board": "S3", "alight": "S6"}], "vehicle": {"time": "08:32:30"}}"#)
+        #expect(scene.overlays.transit?.sentence == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
     }
 
     @Test func aFeedAtFaultIsNamedByFileLineAndColumn() {

@@ -19,8 +19,10 @@ import Transit
 /// `feed` is required: a GTFS folder or `.zip` beside the scene file, or, for scenes sent to
 /// the server, the name of a feed it loaded (`serve --gtfs NAME=PATH`). Exactly one of `legs`
 /// (one or more) and `departure` (`{"trip": ..., "stop": ...}`, the departures view) is given.
-/// `vehicle` is optional: its `trip` and either `time` (`H:MM:SS`, where the timetable puts
-/// it then) or `realtime` (a GTFS-realtime VehiclePositions file beside the scene file).
+/// `vehicle` is optional: its `trip` (the departure's, else the first leg's, when left out) and
+/// either `time` (`H:MM:SS`, where the timetable puts it then) or `realtime` (a GTFS-realtime
+/// VehiclePositions file beside the scene file), which may also stand beside `vehicle`, or alone
+/// to follow the journey's first trip.
 public struct TransitRequest: Hashable, Sendable {
     /// Where the feed comes from.
     public enum Feed: Hashable, Sendable {
@@ -53,7 +55,7 @@ public struct TransitRequest: Hashable, Sendable {
     /// a script's folder); nil for a scene sent to the server, whose feed is a loaded feed's
     /// name and which may not name files.
     public static func parse(_ reader: JSONObjectReader, directory: URL?) throws(JSONFieldError) -> TransitRequest {
-        try reader.rejectUnknownFields(allowed: ["feed", "legs", "departure", "vehicle"])
+        try reader.rejectUnknownFields(allowed: ["feed", "legs", "departure", "vehicle", "realtime"])
         let feedName = try reader.requiredNonEmptyString("feed")
         let feed: Feed = directory.map { .file(resolve(feedName, in: $0)) } ?? .named(feedName)
         let plan: TransitJourney.Plan
@@ -75,24 +77,31 @@ public struct TransitRequest: Hashable, Sendable {
             throw JSONFieldError(path: reader.path(of: "legs"), message: "give exactly one of \"legs\" (the journey's legs) and \"departure\" (the departures view)")
         }
         var request = TransitRequest(feed: feed, plan: plan)
-        if let vehicle = try reader.object("vehicle") {
-            try vehicle.rejectUnknownFields(allowed: ["trip", "time", "realtime"])
-            let trip = try vehicle.requiredNonEmptyString("trip")
-            switch (vehicle.fields["time"], vehicle.fields["realtime"]) {
-            case (let time?, nil):
-                guard case .string(let text) = time, let parsed = GTFSTime(parsing: Substring(text)) else {
-                    throw JSONFieldError(path: vehicle.path(of: "time"), value: time, allowed: "a time of the service day, H:MM:SS, such as \"08:31:30\" or \"24:05:00\"")
-                }
-                request.vehicle = Vehicle(trip: trip, source: .timetable(parsed))
-            case (nil, _?):
-                let file = try vehicle.requiredNonEmptyString("realtime")
-                guard let directory else {
-                    throw JSONFieldError(path: vehicle.path(of: "realtime"), message: "names a file, which only a scene file on disk can; give \"time\" instead")
-                }
-                request.vehicle = Vehicle(trip: trip, source: .realtime(resolve(file, in: directory)))
-            default:
-                throw JSONFieldError(path: vehicle.path(of: "time"), message: "give exactly one of \"time\" (H:MM:SS) and \"realtime\" (a GTFS-realtime VehiclePositions file)")
+        let vehicle = try reader.object("vehicle")
+        try vehicle?.rejectUnknownFields(allowed: ["trip", "time", "realtime"])
+        let realtimeHolders = [vehicle, reader].compactMap { $0 }.filter { $0.has("realtime") }
+        guard realtimeHolders.count <= 1 else {
+            throw JSONFieldError(path: reader.path(of: "realtime"), message: "is given twice; give it once, in \"vehicle\" or beside it")
+        }
+        guard vehicle != nil || !realtimeHolders.isEmpty else { return request }
+        let trip = try vehicle?.string("trip") ?? plan.firstTrip
+        guard !trip.isEmpty else {
+            throw JSONFieldError(path: reader.path(of: "vehicle.trip"), value: .string(trip), allowed: "a trip_id of the journey")
+        }
+        switch (vehicle?.fields["time"], realtimeHolders.first) {
+        case (let time?, nil):
+            guard case .string(let text) = time, let parsed = GTFSTime(parsing: Substring(text)) else {
+                throw JSONFieldError(path: reader.path(of: "vehicle.time"), value: time, allowed: "a time of the service day, H:MM:SS, such as \"08:31:30\" or \"24:05:00\"")
             }
+            request.vehicle = Vehicle(trip: trip, source: .timetable(parsed))
+        case (nil, let holder?):
+            let file = try holder.requiredNonEmptyString("realtime")
+            guard let directory else {
+                throw JSONFieldError(path: holder.path(of: "realtime"), message: "names a file, which only a scene file on disk can; give \"time\" instead")
+            }
+            request.vehicle = Vehicle(trip: trip, source: .realtime(resolve(file, in: directory)))
+        default:
+            throw JSONFieldError(path: reader.path(of: "vehicle.time"), message: "give exactly one of \"time\" (H:MM:SS) and \"realtime\" (a GTFS-realtime VehiclePositions file)")
         }
         return request
     }
@@ -155,6 +164,17 @@ public struct TransitRequest: Hashable, Sendable {
     /// An absolute path as it is; a relative one inside `directory`.
     private static func resolve(_ path: String, in directory: URL) -> URL {
         (path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL
+    }
+}
+
+extension TransitJourney.Plan {
+    /// The trip a vehicle is followed on when the request names none: the departure's, else
+    /// the first leg's.
+    var firstTrip: String {
+        switch self {
+        case .legs(let legs): legs.first?.trip ?? ""
+        case .departure(let trip, _): trip
+        }
     }
 }
 
