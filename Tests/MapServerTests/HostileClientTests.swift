@@ -188,14 +188,22 @@ import Glibc
             #expect(try await server.get(path).status == 200)
             let port = server.port
             let statuses = try await onThread { () -> [Int] in
-                let connection = try RawConnection(port: port)
-                var statuses: [Int] = []
-                for _ in 0..<8 {
-                    connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                    statuses.append((try? connection.readAnswer(within: 5))?.status ?? 0)
-                    Thread.sleep(forTimeInterval: 0.8)
+                // A connection whose first request is not answered has not started the test: on a
+                // loaded machine this thread can stall between connecting and sending for longer
+                // than the header limit. Such a connection is replaced, up to three times; once a
+                // first answer comes, every later one on the connection must come too.
+                for _ in 0..<3 {
+                    let connection = try RawConnection(port: port)
+                    var statuses: [Int] = []
+                    for _ in 0..<8 {
+                        connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                        statuses.append((try? connection.readAnswer(within: 5))?.status ?? 0)
+                        if statuses == [0] { break }
+                        Thread.sleep(forTimeInterval: 0.8)
+                    }
+                    if statuses != [0] { return statuses }
                 }
-                return statuses
+                return [0]
             }
             #expect(statuses == Array(repeating: 200, count: 8), "\(statuses)")
         }
