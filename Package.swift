@@ -44,10 +44,11 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libpng reports errors with longjmp, which Swift cannot cross, so the codec lives in C.
         // The JPEG and WebP codecs are thin C wrappers of the same shape: each checks the size the
         // library reads from the header before it allocates the pixels.
-        .target(name: "CPNGCodec", dependencies: ["CLibPNG"]),
+        .target(name: "CPNGCodec", dependencies: ["CLibPNG", "CLibDeflate"]),
         .target(name: "CJPEGCodec", dependencies: ["CTurboJPEG"]),
         .target(name: "CWebPCodec", dependencies: ["CLibWebP"]),
         // curl_easy_setopt is variadic, which Swift cannot call; typed wrappers live in C.

@@ -11,6 +11,7 @@ packages=(
   pkg-config
   libcairo2-dev      # drawing
   libpng-dev         # PNG decode and encode
+  libdeflate-dev     # PNG encode: frames' deflate
   libturbojpeg0-dev  # JPEG tiles (libjpeg-turbo)
   libwebp-dev        # WebP tiles
   libsqlite3-dev     # the MBTiles cache

@@ -31,7 +31,8 @@ public struct PNGEncodingOptions: Hashable, Sendable {
         public static let all: Filters = [.none, .sub, .up, .average, .paeth]
     }
 
-    /// zlib compression level, 0 (store) to 9 (smallest).
+    /// The deflate level, 0 (store) to 9 (smallest): zlib's through libpng, or libdeflate's when
+    /// there is no row filter.
     public var zlibLevel: Int32
     public var filters: Filters
 
@@ -46,7 +47,7 @@ public struct PNGEncodingOptions: Hashable, Sendable {
     public static let compact = PNGEncodingOptions(zlibLevel: 9, filters: .all)
 }
 
-/// PNG decoding and encoding through libpng.
+/// PNG decoding and encoding through libpng, and unfiltered encoding through libdeflate.
 public enum PNGCodec {
     /// Decodes PNG bytes into premultiplied ARGB32 pixels; `ImageDecoder.decode` reads any format.
     public static func decode(_ data: Data) throws(ImageCodecError) -> RasterImage {
@@ -61,10 +62,17 @@ public enum PNGCodec {
         var png: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = mf_png_encode(
-            pixels.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0,
-            options.zlibLevel, options.filters.rawValue, &png, &length, &message, message.count
-        )
+        let bytes = pixels.assumingMemoryBound(to: UInt8.self)
+        // With no row filter, libdeflate compresses the whole image in one call, faster than
+        // libpng's zlib a row at a time; filtered encodes go through libpng.
+        let status = options.filters == .none
+            ? mf_png_encode_unfiltered(
+                bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0, options.zlibLevel, &png, &length, &message, message.count
+            )
+            : mf_png_encode(
+                bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0,
+                options.zlibLevel, options.filters.rawValue, &png, &length, &message, message.count
+            )
         guard status == 0, let png else {
             throw ImageCodecError(cMessage: message)
         }

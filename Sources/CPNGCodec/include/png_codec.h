@@ -25,4 +25,10 @@ int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int 
                   uint8_t **png, size_t *png_length,
                   char *error, size_t error_size);
 
+/// Encodes as `mf_png_encode` does with no row filter, compressing every row in one call to
+/// libdeflate at `level` (1-12) into a single IDAT chunk.
+int mf_png_encode_unfiltered(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                             int level, uint8_t **png, size_t *png_length,
+                             char *error, size_t error_size);
+
 #endif
