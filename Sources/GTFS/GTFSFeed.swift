@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// A zipped feed's files are extracted into a private temporary folder, removed when the feed is
 /// released. The files are taken not to change while the feed is open: trips already read are
-/// kept (`TripMemory`), so a server drawing the same journeys again does not read them again.
+/// kept, and so are shapes (`RowMemory`), so a server drawing the same journeys again does not read
+/// them again.
 public final class GTFSFeed: Sendable {
     /// The agencies, in the order of `agency.txt`.
     public let agencies: [GTFSAgency]
@@ -21,7 +22,8 @@ public final class GTFSFeed: Sendable {
     public let stops: [String: GTFSStop]
 
     let files: FeedFiles
-    private let remembered = Mutex(TripMemory())
+    private let rememberedTrips = Mutex(RowMemory<GTFSStopTime>())
+    private let rememberedShapes = Mutex(RowMemory<GTFSShapePoint>())
     private let locations: StopTable.Stops
 
     private init(files: FeedFiles, agencies: [GTFSAgency], routes: [String: GTFSRoute], trips: [String: GTFSTrip], locations: StopTable.Stops) {
@@ -60,10 +62,10 @@ public final class GTFSFeed: Sendable {
     /// bad row anywhere is an error naming its line. Each trip asked for must have at least two
     /// calls, timed at the first and last, and times that never go back.
     public func stopTimes(ofTrips ids: Set<String>) throws(GTFSError) -> [String: [GTFSStopTime]] {
-        if !ids.isEmpty, let known = remembered.withLock({ $0.stopTimes(of: ids) }) { return known }
+        if !ids.isEmpty, let known = rememberedTrips.withLock({ $0.rows(of: ids) }) { return known }
         var table = try files.open(.stopTimes)
         let read = try StopTimeTable.read(&table, keeping: ids, trips: trips, stops: locations)
-        remembered.withLock { $0.remember(read) }
+        rememberedTrips.withLock { $0.remember(read) }
         return read
     }
 
@@ -71,38 +73,41 @@ public final class GTFSFeed: Sendable {
     /// over `shapes.txt`; empty when the feed has no `shapes.txt`.
     public func shapes(_ ids: Set<String>) throws(GTFSError) -> [String: [GTFSShapePoint]] {
         guard files.contains(.shapes) else { return [:] }
+        if !ids.isEmpty, let known = rememberedShapes.withLock({ $0.rows(of: ids) }) { return known }
         var table = try files.open(.shapes)
-        return try ShapeTable.read(&table, keeping: ids)
+        let read = try ShapeTable.read(&table, keeping: ids)
+        rememberedShapes.withLock { $0.remember(read) }
+        return read
     }
 }
 
-/// The stop times of trips a feed has read, kept until they hold `maxCalls` calls in all, when
-/// they are forgotten together: enough for the journeys a server draws again and again, bounded
-/// whatever the trips hold.
-struct TripMemory {
-    static let maxCalls = 200_000
-    private var calls: [String: [GTFSStopTime]] = [:]
+/// The rows of the trips (or shapes) a feed has read, by id, kept until they hold `maxRows` rows
+/// in all, when they are forgotten together: enough for the journeys a server draws again and
+/// again, bounded whatever the trips hold.
+struct RowMemory<Row: Sendable>: Sendable {
+    static var maxRows: Int { 200_000 }
+    private var rows: [String: [Row]] = [:]
     private var count = 0
 
-    /// Every trip of `ids`, when all of them are kept; nil otherwise.
-    func stopTimes(of ids: Set<String>) -> [String: [GTFSStopTime]]? {
-        var found: [String: [GTFSStopTime]] = [:]
+    /// Every id's rows, when all of them are kept; nil otherwise.
+    func rows(of ids: Set<String>) -> [String: [Row]]? {
+        var found: [String: [Row]] = [:]
         for id in ids {
-            guard let trip = calls[id] else { return nil }
-            found[id] = trip
+            guard let kept = rows[id] else { return nil }
+            found[id] = kept
         }
         return found
     }
 
-    mutating func remember(_ trips: [String: [GTFSStopTime]]) {
-        for (id, trip) in trips where calls[id] == nil {
-            if count + trip.count > Self.maxCalls {
-                calls = [:]
+    mutating func remember(_ read: [String: [Row]]) {
+        for (id, kept) in read where rows[id] == nil {
+            if count + kept.count > Self.maxRows {
+                rows = [:]
                 count = 0
             }
-            guard trip.count <= Self.maxCalls else { continue }
-            calls[id] = trip
-            count += trip.count
+            guard kept.count <= Self.maxRows else { continue }
+            rows[id] = kept
+            count += kept.count
         }
     }
 }

@@ -188,14 +188,15 @@ enum TransitFeedArgument {
         }
     }
 
-    /// Opens every feed and checks every row of its `stop_times.txt` once; a feed that cannot
-    /// be read stops the server before it starts, rather than failing its first journey.
+    /// Opens every feed and checks every row of its `stop_times.txt` and `shapes.txt` once; a
+    /// feed that cannot be read stops the server before it starts, rather than failing its first journey.
     static func load(_ arguments: [String]) throws -> [String: GTFSFeed] {
         var feeds: [String: GTFSFeed] = [:]
         for (name, path) in try parse(arguments) {
             do {
                 let feed = try GTFSFeed.open(at: URL(fileURLWithPath: path))
                 _ = try feed.stopTimes(ofTrips: [])
+                _ = try feed.shapes([])
                 feeds[name] = feed
             } catch {
                 throw InputError(description: "--gtfs \(name): \(error.description)")

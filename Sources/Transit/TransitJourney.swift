@@ -70,7 +70,8 @@ public struct TransitJourney: Sendable {
         let shapes: [String: [GTFSShapePoint]]
         do {
             stopTimes = try feed.stopTimes(ofTrips: tripIDs)
-            shapes = try feed.shapes(Set(tripIDs.compactMap { feed.trips[$0]?.shapeID }))
+            let shapeIDs = Set(tripIDs.compactMap { feed.trips[$0]?.shapeID })
+            shapes = shapeIDs.isEmpty ? [:] : try feed.shapes(shapeIDs)
         } catch {
             throw TransitError(field: "feed", message: error.description)
         }
