@@ -12,15 +12,20 @@ extension TransitJourney {
     /// the end node (none in the departures view, which rides to the end of the line), and
     /// the stops where legs meet are transfer nodes.
     public func map(vehicle report: VehicleReport?) -> TransitMap {
-        let followed = followedLeg.flatMap { index -> (leg: Int, place: VehiclePlace, coordinate: Coordinate)? in
+        // The followed vehicle: its place among the calls, where its icon stands, and how far
+        // along its trip's path that is.
+        let followed = followedLeg.flatMap { index -> (leg: Int, place: VehiclePlace, coordinate: Coordinate, distance: Double)? in
             let path = legs[index].path
             switch report {
             case .scheduled(let time)?:
                 let place = VehiclePlace(scheduledAt: time, on: path)
-                return (index, place, path.point(at: place.distance(on: path)))
+                let distance = place.distance(on: path)
+                return (index, place, path.point(at: distance), distance)
             case .realtime(let vehicle)?:
-                guard let place = VehiclePlace(reported: vehicle, on: path) else { return nil }
-                return (index, place, vehicle.coordinate ?? path.point(at: place.distance(on: path)))
+                let reported = vehicle.coordinate.map(path.distance(nearest:))
+                guard let place = VehiclePlace(reported: vehicle, distance: reported, on: path) else { return nil }
+                let distance = reported ?? place.distance(on: path)
+                return (index, place, vehicle.coordinate ?? path.point(at: distance), distance)
             case nil:
                 return nil
             }
@@ -31,11 +36,7 @@ extension TransitJourney {
         let boardDistance = first.path.calls[first.boardIndex].distance
         var approachStart: Double? = 0
         if let followed, followed.leg == 0 {
-            let distance = report.flatMap { report -> Double? in
-                if case .realtime(let vehicle) = report, let coordinate = vehicle.coordinate { return first.path.distance(nearest: coordinate) }
-                return nil
-            } ?? followed.place.distance(on: first.path)
-            approachStart = (followed.place.nextCall ?? .max) <= first.boardIndex ? distance : nil
+            approachStart = (followed.place.nextCall ?? .max) <= first.boardIndex ? followed.distance : nil
         }
         if let start = approachStart, start < boardDistance {
             lines.append(TransitMap.Line(

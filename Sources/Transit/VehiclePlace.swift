@@ -43,9 +43,10 @@ enum VehiclePlace: Hashable, Sendable {
         self = .finished
     }
 
-    /// A realtime report's answer: its stop (by sequence, else by stop id) and status, or where
-    /// its position lies along the trip when it names no stop; nil when it gives neither.
-    init?(reported vehicle: RealtimeVehicle, on path: TripPath) {
+    /// A realtime report's answer: its stop (by sequence, else by stop id) and status, or, when
+    /// it names no stop, where its position lies along the trip (`distance`, the metres along the
+    /// path nearest its coordinate); nil when it gives neither.
+    init?(reported vehicle: RealtimeVehicle, distance: Double?, on path: TripPath) {
         let calls = path.calls
         let named = vehicle.currentStopSequence.flatMap { sequence in calls.firstIndex { $0.sequence == sequence } }
             ?? vehicle.stopID.flatMap { id in calls.firstIndex { $0.stop.id == id } }
@@ -57,8 +58,7 @@ enum VehiclePlace: Hashable, Sendable {
             }
             return
         }
-        guard let coordinate = vehicle.coordinate else { return nil }
-        let distance = path.distance(nearest: coordinate)
+        guard let distance else { return nil }
         let passed = calls.lastIndex { $0.distance <= distance } ?? 0
         if distance - calls[passed].distance <= TripPath.sameStopTolerance {
             self = passed == calls.count - 1 ? .finished : .at(passed)
