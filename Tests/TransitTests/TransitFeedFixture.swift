@@ -1,11 +1,12 @@
 import Foundation
 import GTFS
+import MapFrameTestSupport
 
 /// A small feed written for these tests: tram 7 (coloured, with a bending shape) from S1 to S7,
 /// a night tram past midnight, bus 60 (no colour, no shape) from S5 to S10, and a trip whose
 /// middle stops have no times.
 enum TransitFeedFixture {
-    static let files: [String: String] = [
+    static let feed = TestGTFSFeed(files: [
         "agency.txt": """
             agency_id,agency_name,agency_url,agency_timezone
             FT,Fenland Transit,https://example.org,Europe/London
@@ -84,13 +85,13 @@ enum TransitFeedFixture {
             SH7,52.20000,0.09000,13
 
             """,
-    ]
+    ])
 
-    /// The feed written into `directory`, with `changes` replacing whole files.
+    /// The feed written into `directory` (made if need be), with `changes` replacing whole files.
     static func write(into directory: URL, changing changes: [String: String] = [:]) throws -> URL {
-        for (name, text) in files.merging(changes, uniquingKeysWith: { $1 }) {
-            try Data(text.utf8).write(to: directory.appendingPathComponent(name))
-        }
+        var changed = feed
+        changed.files.merge(changes) { $1 }
+        try changed.write(to: directory)
         return directory
     }
 

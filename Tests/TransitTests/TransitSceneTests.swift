@@ -23,7 +23,6 @@ import TileStore
         defer { try? FileManager.default.removeItem(at: directory) }
         let scene = directory.appendingPathComponent("scene.json")
         do {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("gtfs"), withIntermediateDirectories: true)
             _ = try TransitFeedFixture.write(into: directory.appendingPathComponent("gtfs"), changing: feedChanges)
             try Data(#"{"camera": {"fit": "all"}, \#(extra) "transit": \#(transit)}"#.utf8).write(to: scene)
         } catch {
@@ -121,7 +120,7 @@ import TileStore
     }
 
     @Test func aFeedAtFaultIsNamedByFileLineAndColumn() {
-        let badTime = TransitFeedFixture.files["stop_times.txt"]!.replacingOccurrences(of: "T7,08:32:00,08:33:00", with: "T7,8:3,08:33:00")
+        let badTime = TransitFeedFixture.feed.files["stop_times.txt"]!.replacingOccurrences(of: "T7,08:32:00,08:33:00", with: "T7,8:3,08:33:00")
         let message = refusal(transit: Self.transfer, feedChanges: ["stop_times.txt": badTime])
         #expect(message?.contains("transit.feed: stop_times.txt line 3, column arrival_time") == true, "\(message ?? "accepted")")
     }
@@ -143,7 +142,6 @@ import TileStore
 
     @Test func aScriptsWaitsMoveTheVehicleOnByTheScriptClock() throws {
         try withTemporaryDirectory { directory in
-            _ = try FileManager.default.createDirectory(at: directory.appendingPathComponent("gtfs"), withIntermediateDirectories: true)
             _ = try TransitFeedFixture.write(into: directory.appendingPathComponent("gtfs"))
             let script = #"""
                 {"steps": [{"transit": {"feed": "gtfs", "legs": [{"trip": "T7", "board": "S3", "alight": "S6"}],
