@@ -56,3 +56,24 @@ find_nginx() {
   [ -z "$binary" ] && [ -x /usr/sbin/nginx ] && binary=/usr/sbin/nginx
   echo "$binary"
 }
+
+# Makes the benchmark's temporary directory, `$work`, and an empty `pids`; when the script ends,
+# every process in `pids` is stopped and the directory removed (KEEP_WORK=1 keeps it).
+#   make_work NAME
+make_work() {
+  work=$(mktemp -d "${TMPDIR:-/tmp}/mapframe-$1.XXXXXX")
+  # nginx started as root runs its workers as nobody, who must be able to read the tiles.
+  chmod 755 "$work"
+  pids=()
+  trap remove_work EXIT
+  trap 'exit 130' INT TERM
+}
+
+remove_work() {
+  local status=$?
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "${KEEP_WORK:-}" ]; then echo "$(basename "$0"): kept $work" >&2; else rm -rf "$work"; fi
+  exit "$status"
+}

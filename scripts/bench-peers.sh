@@ -11,7 +11,8 @@
 #
 # The peers live in a Python virtual environment in .bench-venv/ (ignored), made on first use
 # from PyPI at the versions below; nothing of theirs is committed.
-# Settings: FRAMES (200), RUNS (3; MapFrame's figure is the median of RUNS runs), OUT (out).
+# Settings: FRAMES (200), RUNS (3; MapFrame's figure is the median of RUNS runs), OUT (out);
+# KEEP_WORK=1 keeps the temporary directory.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -37,19 +38,7 @@ if ! "$VENV/bin/python" -c 'import staticmaps, cairo, staticmap' 2>/dev/null; th
   "$VENV/bin/pip" install --quiet "${PEERS[@]}"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mapframe-bench-peers.XXXXXX")
-chmod 755 "$work"
-pids=()
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_work bench-peers
 
 echo "== Building release mapframe"
 $SWIFT build -c release --product mapframe

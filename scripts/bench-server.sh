@@ -38,24 +38,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   exit 1
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mapframe-bench-server.XXXXXX")
-# nginx started as root runs its workers as nobody, who must be able to read the tiles.
-chmod 755 "$work"
-pids=()
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
-    wait "$pid" 2>/dev/null || true
-  done
-  if [ -n "${KEEP_WORK:-}" ]; then echo "bench-server: kept $work" >&2; else rm -rf "$work"; fi
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_work bench-server
 
 echo "== Building release mapframe"
 $SWIFT build -c release --product mapframe
