@@ -50,7 +50,7 @@ struct GoldensCommand: AsyncParsableCommand {
             for result in results { print("\(result.name): \(result.summary)") }
             try GoldenSuite.writeFailures(results, to: URL(fileURLWithPath: failures))
             if let report {
-                try GoldenReport.html(for: results).write(toFile: report, atomically: true, encoding: .utf8)
+                try OutputFile.write(Data(GoldenReport.html(for: results).utf8), to: URL(fileURLWithPath: report), what: "the report")
                 print("report: \(report)")
             }
             let failed = results.filter { !$0.passed }.count

@@ -74,22 +74,14 @@ struct PlayCommand: AsyncParsableCommand {
         for (index, scene) in run.scenes(of: parsed).enumerated() {
             let frame = try await pipeline.render(scene, as: .png)
             let destination = directory.appendingPathComponent(Self.frameName(index))
-            do {
-                try frame.output.write(to: destination, options: .atomic)
-            } catch {
-                throw CommandFailure(description: "\(destination.path): cannot write the frame (\(error))")
-            }
+            try OutputFile.write(frame.output, to: destination, what: "the frame")
             let entry = run.frames[index].log
             let outcome = entry.accepted ? "" : " (refused: \(entry.message ?? "no reason given"))"
             let line = FrameReport.line(scene: "step \(entry.step) \(entry.event)\(outcome)", output: destination.path, frame: frame)
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let logURL = directory.appendingPathComponent("log.json")
-        do {
-            try Self.encodedLog(run.log).write(to: logURL, options: .atomic)
-        } catch {
-            throw CommandFailure(description: "\(logURL.path): cannot write the log (\(error.localizedDescription))")
-        }
+        try OutputFile.write(Self.encodedLog(run.log), to: logURL, what: "the log")
     }
 
     /// A playing error, naming the step's field when a file it names cannot be read.

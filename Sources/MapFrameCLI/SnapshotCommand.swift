@@ -82,40 +82,78 @@ struct SnapshotCommand: AsyncParsableCommand {
             if let outputDirectory {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
             }
-            let keepsPixels = legend != nil
-            for (url, scene, journey) in parsed {
-                let frame = try await pipeline.render(scene, as: FrameOutput { rendered in
-                    (png: try rendered.canvas.pngData(opaque: true), pixels: keepsPixels ? rendered.canvas.image() : nil)
-                })
-                let destination = output.map { URL(fileURLWithPath: $0) }
-                    ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png")
-                try Self.write(frame.output.png, to: destination, what: "the frame")
-                if html, let source = pipeline.catalog[scene.style] {
-                    let page = ExplorableHTML.page(
-                        for: ExplainedFrame(scene: scene, source: source, journey: journey), imageURL: destination.lastPathComponent
-                    )
-                    try Self.write(Data(page.utf8), to: destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame")
+            let frames = parsed.map { url, scene, journey in
+                SceneFrame(url: url, scene: scene, journey: journey, destination: output.map { URL(fileURLWithPath: $0) }
+                    ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png"))
+            }
+            let writing = FrameWriting(html: html, legend: legend)
+            try await Self.inOrder(frames.count) { index in
+                try await writing.write(frames[index], with: pipeline)
+            }
+        }
+    }
+
+    /// Runs `work` for 0..<count, a core's worth at a time, and prints each one's report lines to
+    /// standard error in that order, as soon as the ones before it have finished.
+    static func inOrder(_ count: Int, _ work: @escaping @Sendable (Int) async throws -> [String]) async throws {
+        let lanes = ProcessInfo.processInfo.activeProcessorCount
+        try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+            var started = 0
+            var finished: [Int: [String]] = [:]
+            var printed = 0
+            while printed < count {
+                while started < count, started - printed < lanes {
+                    let index = started
+                    group.addTask { (index, try await work(index)) }
+                    started += 1
                 }
-                let line = FrameReport.line(scene: url.lastPathComponent, output: destination.path, frame: frame)
-                FileHandle.standardError.write(Data((line + "\n").utf8))
-                if let legend, let pixels = frame.output.pixels, let source = pipeline.catalog[scene.style] {
-                    let drawn = CategoryLegend(of: scene, drawnAs: pixels, geometry: frame.geometry, source: source)
-                    try Self.write(try drawn.draw(scale: scene.viewport.scale).pngData(opaque: true), to: URL(fileURLWithPath: legend), what: "the legend")
-                    let names = drawn.categories.map(\.name).joined(separator: ", ")
-                    FileHandle.standardError.write(Data("\(url.lastPathComponent) -> \(legend): legend of \(names)\n".utf8))
+                guard let (index, lines) = try await group.next() else { break }
+                finished[index] = lines
+                while let lines = finished.removeValue(forKey: printed) {
+                    FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+                    printed += 1
                 }
             }
         }
     }
 }
 
-extension SnapshotCommand {
-    static func write(_ data: Data, to destination: URL, what: String) throws {
-        do {
-            try data.write(to: destination, options: .atomic)
-        } catch {
-            throw CommandFailure(description: "\(destination.path): cannot write \(what) (\(error))")
+/// A scene to draw and where its frame goes.
+private struct SceneFrame: Sendable {
+    let url: URL
+    let scene: Scene
+    let journey: Journey?
+    let destination: URL
+}
+
+/// Draws a scene, writes its frame (and its explorable page and legend, when asked for) and
+/// gives the lines that report them.
+private struct FrameWriting: Sendable {
+    let html: Bool
+    let legend: String?
+
+    func write(_ frame: SceneFrame, with pipeline: FramePipeline) async throws -> [String] {
+        let keepsPixels = legend != nil
+        let scene = frame.scene
+        let drawn = try await pipeline.render(scene, as: FrameOutput { rendered in
+            (png: try rendered.canvas.pngData(opaque: true), pixels: keepsPixels ? rendered.canvas.image() : nil)
+        })
+        try OutputFile.write(drawn.output.png, to: frame.destination, what: "the frame")
+        if html, let source = pipeline.catalog[scene.style] {
+            let page = ExplorableHTML.page(
+                for: ExplainedFrame(scene: scene, source: source, journey: frame.journey), imageURL: frame.destination.lastPathComponent
+            )
+            try OutputFile.write(
+                Data(page.utf8), to: frame.destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame"
+            )
         }
+        var lines = [FrameReport.line(scene: frame.url.lastPathComponent, output: frame.destination.path, frame: drawn)]
+        if let legend, let pixels = drawn.output.pixels, let source = pipeline.catalog[scene.style] {
+            let shown = CategoryLegend(of: scene, drawnAs: pixels, geometry: drawn.geometry, source: source)
+            try OutputFile.write(try shown.draw(scale: scene.viewport.scale).pngData(opaque: true), to: URL(fileURLWithPath: legend), what: "the legend")
+            lines.append("\(frame.url.lastPathComponent) -> \(legend): legend of \(shown.categories.map(\.name).joined(separator: ", "))")
+        }
+        return lines
     }
 }
 

@@ -45,6 +45,46 @@ struct SnapshotCommandTests {
         }
     }
 
+    @Test("frames drawn several at a time are reported in the scenes' order, each in its own file")
+    func reportsInOrder() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            // Routes of different lengths make frames of different cost, so they may finish out of order.
+            let names = (0..<16).map { String(format: "frame-%02d", $0) }
+            let scenes = try names.enumerated().map { index, name in
+                let route = #""route": {"coordinates": [\#(Scenes.routePositions(index % 2 == 0 ? 2 : 5_000))]}"#
+                return try workspace.write(Scenes.scene(route), to: "scenes/\(name).json")
+            }
+            let result = try workspace.mapframe(["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.errorLines.count == names.count, "\(result)")
+            for (line, name) in zip(result.errorLines, names) {
+                #expect(line.hasPrefix("\(name).json -> ") && line.contains("frames/\(name).png"), "\(line)")
+                #expect(try workspace.image("frames/\(name).png").width == 320)
+            }
+        }
+    }
+
+    @Test("a frame that cannot be written is named with the reason; what was there stays, and no temporary file is left")
+    func unwritableFrame() throws {
+        try Workspace.with { workspace in
+            let cache = try workspace.buildFixtures()
+            let scene = try workspace.write(Scenes.scene(), to: "scene.json")
+            // A directory in the frame's place: the frame cannot be renamed over it.
+            let kept = try workspace.write("kept", to: "taken.png/kept.txt")
+            let refused = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("taken.png"))
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.standardError.contains("\(workspace.path("taken.png")): cannot write the frame (renaming into place: Is a directory)"), "\(refused)")
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == "kept")
+            let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).filter { $0.hasSuffix(".tmp") }
+            #expect(left.isEmpty, "temporary files left: \(left)")
+
+            let missing = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("missing/out.png"))
+            #expect(missing.status != 0, "\(missing)")
+            #expect(missing.standardError.contains("missing/out.png: cannot write the frame (creating a temporary file: No such file or directory)"), "\(missing)")
+        }
+    }
+
     @Test("--scale 2 renders 640x960")
     func retina() throws {
         try Workspace.with { workspace in
