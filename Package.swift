@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // glibc's malloc tuning (mallopt), which its Swift module does not export.
+        .systemLibrary(name: "CMalloc"),
         // libpng reports errors with longjmp, which Swift cannot cross, so the codec lives in C.
         // The JPEG and WebP codecs are thin C wrappers of the same shape: each checks the size the
         // library reads from the header before it allocates the pixels.
@@ -128,7 +130,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI"], swiftSettings: swiftSettings),
+        .executableTarget(name: "mapframe", dependencies: ["MapFrameCLI", "CMalloc"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "mapframe-cache-bench",
             dependencies: ["MapGeometry", "TileStore", "MapRender", "FixtureTiles", "ImageCodec", "UpstreamSimulator"],
