@@ -278,6 +278,13 @@ public final class TileStore: @unchecked Sendable {
                 return waiters[id]!.count == 1
             }
             guard first else { return }
+            // A fill of this tile may have stored it and let its waiters go between the look
+            // above and this one becoming first: then there is nothing to fetch.
+            if holdsFreshCopy(of: id) {
+                let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
+                for callback in callbacks { callback(.cached) }
+                return
+            }
             let validators = expired ? local.freshness.map {
                 CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
             } : nil
@@ -287,6 +294,16 @@ public final class TileStore: @unchecked Sendable {
                 for callback in callbacks { callback(fill) }
             }
         }
+    }
+
+    /// Whether the cache holds `id` and it is fresh now; tiles with no freshness record never
+    /// expire. False when the cache cannot be read.
+    private func holdsFreshCopy(of id: TileID) -> Bool {
+        let now = clock()
+        return (try? withCache { cache throws(CacheError) in
+            guard try cache.containsTile(id) else { return false }
+            return try cache.freshness(for: id)?.isFresh(at: now) ?? true
+        }) ?? false
     }
 
     /// How many of `ids` are cached and fresh now.
