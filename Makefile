@@ -7,7 +7,7 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps deps-serve deps-test deps-bench build demo test bench bench-server goldens fuzz clean
+.PHONY: all deps deps-serve deps-test deps-bench build demo test bench goldens fuzz clean
 
 all: build
 
@@ -45,19 +45,14 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
-# Frame timings from a release build; see the README for how to read them.
+# Timings from release builds, against baselines and against the peers (BENCHMARKS.md); see the
+# README for how to read them.
 bench: deps-bench
 	$(SWIFT) build -c release --product mapframe-bench
 	$(SWIFT) build -c release --product mapframe-cache-bench
 	.build/release/mapframe-bench
 	.build/release/mapframe-cache-bench
-	SWIFT="$(SWIFT)" scripts/bench-server.sh
 	SWIFT="$(SWIFT)" scripts/bench-peers.sh
-
-# Requests per second from `mapframe serve` (release build) against nginx serving the same tiles as
-# static files, and its peak memory; needs nginx and wrk (apt-get install nginx wrk).
-bench-server: deps-bench
-	SWIFT="$(SWIFT)" scripts/bench-server.sh
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps-test

@@ -16,10 +16,11 @@ wait_for() {
 }
 
 # Starts nginx in the background serving ROOT's files as static tiles on 127.0.0.1:PORT, with its
-# configuration, logs and temporary files in DIR; adds its pid to the caller's `pids`.
-#   start_nginx ROOT DIR PORT WORKERS
+# configuration, logs and temporary files in DIR; adds its pid to the caller's `pids`. With
+# ACCESS_LOG, every request is logged there (one line each), else none is.
+#   start_nginx ROOT DIR PORT WORKERS [ACCESS_LOG]
 start_nginx() {
-  local root=$1 dir=$2 port=$3 workers=$4
+  local root=$1 dir=$2 port=$3 workers=$4 access_log=${5:-off}
   mkdir -p "$dir/temp"
   cat > "$dir/nginx.conf" <<NGINX
 worker_processes $workers;
@@ -28,7 +29,7 @@ pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 1024; }
 http {
-    access_log off;
+    access_log $access_log;
     sendfile on;
     tcp_nopush on;
     keepalive_requests 1000000;
@@ -47,6 +48,18 @@ http {
 NGINX
   "$nginx_binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
   pids+=($!)
+}
+
+# The peak resident memory of a process and all its descendants, in KiB: the sum of each one's
+# VmHWM, so at least the most they held at once.
+#   tree_peak_kb PID
+tree_peak_kb() {
+  local pid=$1 total child
+  total=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+  for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do
+    total=$(( total + $(tree_peak_kb "$child") ))
+  done
+  echo "${total:-0}"
 }
 
 # nginx's binary, or empty when it is not installed.

@@ -1,4 +1,4 @@
--- wrk script for scripts/bench-server.sh: cycles through a list of tile paths, so that every
+-- wrk script for scripts/bench-peers.sh: cycles through a list of tile paths, so that every
 -- request names a different tile until the list wraps.
 --
 --   wrk -t2 -c32 -d10s -s scripts/wrk-tiles.lua http://127.0.0.1:PORT -- PATHS [PREFIX] [THREADS]

@@ -1,6 +1,7 @@
 // Frame benchmark: `make bench` (release build). Prints medians, and ratios against a
 // baseline measured in the same run, because the machine is shared and noisy.
-// `mapframe-bench gtfs` runs only the GTFS section, so that `/usr/bin/time -v` measures it alone.
+// `mapframe-bench gtfs` runs only the GTFS section, so that `/usr/bin/time -v` measures it alone;
+// `mapframe-bench tile-floor` is scripts/bench-peers.sh's floor for composited tiles.
 import FixtureTiles
 import Foundation
 import FrameExplain
@@ -45,9 +46,15 @@ func report(_ label: String, _ milliseconds: Double, baseline: Double? = nil, un
     print(line)
 }
 
-if CommandLine.arguments.dropFirst().first == "gtfs" {
+switch CommandLine.arguments.dropFirst().first {
+case "gtfs":
     try benchmarkGTFS()
     exit(0)
+case "tile-floor":
+    try benchmarkTileFloor(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+default:
+    break
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapframe-bench-\(getpid())")

@@ -1,0 +1,251 @@
+"""Writes up scripts/bench-peers.sh's measurements: prints the table, and writes it to REPORT
+(BENCHMARKS.md) with the machine, the date and the commands, and a bar chart of the ratios
+beside it (REPORT with .png for .md).
+
+usage: bench_report.py RESULTS REPORT --frames N --runs N --tiles N --wrk CMD --render-threads N
+                       --peers "pkg==v ..." [--notes FILE]
+
+RESULTS has one line per measurement, "SECTION NAME key=value ...". Every figure reported is the
+median over the runs of that measurement; ratios are of medians from this one run.
+"""
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# The targets, each a ratio from one run.
+FRAMES_TARGET = 10.0  # MapFrame's frames against py-staticmaps' faster backend
+CACHED_NGINX_TARGET = 1.0
+CACHED_MAPPROXY_TARGET = 10.0
+FILL_MAPPROXY_TARGET = 1.0
+UPSTREAM_PER_TILE_TARGET = 1.0
+
+arguments = argparse.ArgumentParser()
+arguments.add_argument("results")
+arguments.add_argument("report")
+for option in ("--frames", "--runs", "--tiles", "--render-threads"):
+    arguments.add_argument(option, type=int, required=True)
+arguments.add_argument("--wrk", required=True)
+arguments.add_argument("--peers", required=True)
+arguments.add_argument("--notes")
+options = arguments.parse_args()
+
+runs = {}
+for line in open(options.results):
+    section, name, *fields = line.split()
+    values = {key: float(value) for key, value in (field.split("=", 1) for field in fields)}
+    runs.setdefault((section, name.replace("_", " ")), []).append(values)
+
+
+def median(section, name, key):
+    return statistics.median(run[key] for run in runs[(section, name)])
+
+
+def median_of(section, name, figure):
+    return statistics.median(figure(run) for run in runs[(section, name)])
+
+
+def total(section, name, *keys):
+    return int(sum(run.get(key, 0) for run in runs[(section, name)] for key in keys))
+
+
+def verdict(value, target):
+    return "met" if value >= target else "MISSED"
+
+
+def megabytes(section, name):
+    return max(run["kb"] for run in runs[(section, name)]) / 1024
+
+
+# --- Frames ---
+frame_names = [name for section, name in runs if section == "frames"]
+mapframe_ms = median("frames", "MapFrame", "ms")
+peers = [name for name in frame_names if not name.startswith("MapFrame")]
+best_peer = min((name for name in peers if name.startswith("py-staticmaps")), key=lambda name: median("frames", name, "ms"))
+frames_ratio = median("frames", best_peer, "ms") / mapframe_ms
+
+# --- Cached tiles ---
+cached = {name: median("cached", name, "rps") for name in ("nginx", "MapFrame", "MapProxy")}
+errors = ("status_errors", "connect_errors", "read_errors", "write_errors", "timeouts")
+nginx_ratio = cached["MapFrame"] / cached["nginx"]
+mapproxy_ratio = cached["MapFrame"] / cached["MapProxy"]
+
+# --- Composited ---
+drawn = median_of("composited", "MapFrame", lambda run: run["drawn"] / run["seconds"])
+floor = median("composited", "floor", "tiles_per_second")
+
+# --- Cold fill ---
+fill = {name: median_of("fill", name, lambda run: run["tiles"] / run["seconds"]) for name in ("MapFrame", "MapProxy")}
+per_tile = {name: median_of("fill", name, lambda run: run["upstream"] / run["tiles"]) for name in ("MapFrame", "MapProxy")}
+fill_ratio = fill["MapFrame"] / fill["MapProxy"]
+
+table = []
+table.append(("Frames", "", "", ""))
+table.append(("renderer", "ms/frame", "x MapFrame", ""))
+for name in frame_names:
+    ms = median("frames", name, "ms")
+    table.append((name, f"{ms:.2f}", f"{ms / mapframe_ms:.2f}", ""))
+table.append(("Cached tiles", "", "", ""))
+table.append(("server", "req/s", "p99 ms", "non-2xx"))
+for name in ("nginx", "MapFrame", "MapProxy"):
+    table.append((name, f"{cached[name]:.0f}", f"{median('cached', name, 'p99_ms'):.2f}", str(total("cached", name, *errors))))
+table.append(("Composited route tiles", "", "", ""))
+table.append(("", "tiles/s", "", ""))
+table.append(("MapFrame, every request drawn", f"{drawn:.0f}", "", str(total("composited", "MapFrame", *errors))))
+table.append((f"floor: decode and encode, {options.render_threads} threads", f"{floor:.0f}", "", ""))
+table.append(("Cold fill", "", "", ""))
+table.append(("server", "tiles/s", "upstream/tile", "non-2xx"))
+for name in ("MapFrame", "MapProxy"):
+    table.append((name, f"{fill[name]:.0f}", f"{per_tile[name]:.2f}", str(total("fill", name, "non2xx", "socket_errors"))))
+table.append(("Peak memory (RSS)", "", "", ""))
+table.append(("server", "cached + composited", "cold fill", ""))
+for name in ("nginx", "MapFrame", "MapProxy"):
+    table.append((name, f"{megabytes('memory', name):.0f} MB", f"{megabytes('memory-fill', name):.0f} MB" if ("memory-fill", name) in runs else "", ""))
+
+claims = [
+    ("Frames: py-staticmaps (best backend) / MapFrame", frames_ratio, FRAMES_TARGET),
+    ("Cached tiles: MapFrame / nginx", nginx_ratio, CACHED_NGINX_TARGET),
+    ("Cached tiles: MapFrame / MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
+    ("Cold fill: MapFrame / MapProxy", fill_ratio, FILL_MAPPROXY_TARGET),
+]
+one_core = median("frames", "MapFrame, one core", "ms")
+facts = [
+    f"Frames on one core (taskset): py-staticmaps (best backend) / MapFrame {median('frames', best_peer, 'ms') / one_core:.1f}x",
+    f"Composited route tiles: MapFrame / floor {drawn / floor:.2f}x",
+    f"Upstream requests a tile in the cold fill: MapFrame {per_tile['MapFrame']:.2f} (target {UPSTREAM_PER_TILE_TARGET:.0f}: "
+    f"{'met' if per_tile['MapFrame'] <= UPSTREAM_PER_TILE_TARGET else 'MISSED'}), MapProxy {per_tile['MapProxy']:.2f}",
+]
+
+
+def text_table():
+    lines = []
+    for row in table:
+        if not any(row[1:]):
+            lines.append(row[0])
+        else:
+            lines.append(f"  {row[0]:44s} {row[1]:>20s} {row[2]:>14s} {row[3]:>8s}")
+    return "\n".join(lines)
+
+
+def claim_lines():
+    lines = [f"{label}: {ratio:.2f}x (target at least {target:g}x: {verdict(ratio, target)})" for label, ratio, target in claims]
+    return lines + facts
+
+
+print(f"MapFrame against its peers; medians of {options.runs} runs (peers' frames: of {options.frames} frames)")
+print(text_table())
+for line in claim_lines():
+    print(line)
+
+# --- The chart ---
+chart_path = os.path.splitext(options.report)[0] + ".png"
+bars = [(f"Frames vs {name}", median("frames", name, "ms") / mapframe_ms, FRAMES_TARGET if name == best_peer else None) for name in peers]
+bars += [("Cached tiles vs nginx", nginx_ratio, CACHED_NGINX_TARGET), ("Cached tiles vs MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
+         ("Cold fill vs MapProxy", fill_ratio, FILL_MAPPROXY_TARGET), ("Route tiles vs decode+encode floor", drawn / floor, None)]
+figure, axes = plt.subplots(figsize=(8, 0.5 * len(bars) + 1.2), dpi=100)
+labels = [label for label, _, _ in reversed(bars)]
+values = [value for _, value, _ in reversed(bars)]
+axes.barh(labels, values, color=["#3a7d44" if target is None or value >= target else "#c0392b" for _, value, target in reversed(bars)])
+for index, (_, value, target) in enumerate(reversed(bars)):
+    axes.text(value, index, f" {value:.1f}x", va="center")
+    if target is not None:
+        axes.plot([target, target], [index - 0.4, index + 0.4], color="black", linewidth=2)
+axes.axvline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+axes.set_xscale("log")
+axes.set_xlabel("MapFrame's advantage (x, log scale); black bar: target; red: target missed")
+axes.set_title(f"MapFrame against its peers, {datetime.date.today().isoformat()}")
+axes.set_xlim(right=max(values + [FRAMES_TARGET, CACHED_MAPPROXY_TARGET]) * 2.5)
+figure.tight_layout()
+figure.savefig(chart_path)
+
+# --- The report ---
+def command(*words):
+    try:
+        return subprocess.run(words, capture_output=True, text=True, check=False).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
+memory_gb = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal")) / 1024 / 1024
+nginx_version = subprocess.run(["sh", "-c", "nginx -v 2>&1 || /usr/sbin/nginx -v 2>&1"], capture_output=True, text=True).stdout.strip()
+notes = open(options.notes).read().strip().splitlines() if options.notes and os.path.exists(options.notes) else []
+
+
+def markdown_table():
+    lines = []
+    for row in table:
+        if not any(row[1:]):
+            lines += ["", f"**{row[0]}**", ""]
+        elif row[0] in ("renderer", "server", ""):
+            lines += ["| " + " | ".join(row) + " |", "|---|---:|---:|---:|"]
+        else:
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+report = f"""# Benchmarks
+
+MapFrame against the tools a user would otherwise pick, on identical inputs, in one run of
+`make bench` (`scripts/bench-peers.sh`). Absolute figures depend on the machine and its load;
+**the ratios are the claim**, each taken from medians measured in the same run.
+
+![MapFrame's advantage over each peer, with the targets]({os.path.basename(chart_path)})
+
+- Date: {datetime.date.today().isoformat()}; MapFrame {command("git", "describe", "--always", "--dirty")}
+- Machine: {os.cpu_count()} cores, {cpu}, {memory_gb:.0f} GiB, {platform.system()} {platform.release()}
+- Servers and tools: {nginx_version}; {command("wrk", "--version").splitlines()[0] if command("wrk", "--version") != "?" else "wrk"}; {command("hyperfine", "--version")}; Python {platform.python_version()} with {options.peers}
+
+## Results
+
+Medians of {options.runs} runs (the peers' frames: medians of {options.frames} frames).
+
+{markdown_table()}
+
+## Against the targets
+
+""" + "\n".join(f"- {line}" for line in claim_lines()) + f"""
+
+## What was measured, and how
+
+One tile set: `mapframe fixtures --style osm --bbox 0.06,52.17,0.22,52.245 --zoom 16-17`, as
+MBTiles for MapFrame and MapProxy (a copy), and exported as a z/x/y folder for nginx and the
+Python renderers (`scripts/bench_tile_set.py`).
+
+- **Frames**: one scene (320x480 at zoom 16, a 300-point route, start and finish markers, over
+  the same tiles) drawn {options.frames} times in one process by each. MapFrame:
+  `hyperfine --runs {options.runs} --warmup 1 'mapframe snapshot scenes/*.json --out-dir frames --offline'`
+  over {options.frames} copies of the scene, so every frame is read, drawn, encoded and written,
+  and start-up is included; it draws a frame per core at once, so it is also timed pinned to one
+  core (`taskset -c 0`). py-staticmaps (cairo and pillow backends, its tile cache warm) and
+  staticmap (no tile cache: it fetches its tiles from nginx on every frame, as it does in use)
+  write every frame too (`scripts/bench_peer_frames.py`). One frame of each is kept in
+  `out/peer-frames/`: the same place at the same zoom.
+- **Cached tiles**: `{options.wrk} -s scripts/wrk-tiles.lua` cycling through the {options.tiles}
+  tiles nearest the centre, against nginx serving the folder (a worker per core), `mapframe serve
+  --offline` and MapProxy 7 under `gunicorn --workers 2 --threads 8 --keep-alive 600`, its MBTiles cache on a copy of the same
+  file (its grid's origin set south-west, since MBTiles rows count from the south, and the TMS
+  service set to `origin: nw` for XYZ clients). Each is warmed for 3 s first; runs interleave.
+- **Composited route tiles**: {options.tiles} tiles along a route through every tile, for each
+  of 12 newly posted routes, so that every request draws its tile; tiles drawn a second by
+  MapFrame's own render counter. The floor is `mapframe-bench tile-floor` decoding each base tile
+  and encoding it again ({options.render_threads} threads, as MapFrame draws on
+  `--render-threads {options.render_threads}`).
+- **Cold fill**: an empty cache, and nginx as the upstream logging every request. `wrk -t2 -c32
+  -s scripts/wrk-fill.lua` asks for each of the {options.tiles} tiles twice, back to back, and
+  stops at the last answer: tiles a second, and the upstream's log lines a tile. MapFrame fetches
+  with its polite default of 2 connections to a host; MapProxy's 16 threads fetch up to 16 tiles
+  at once.
+- **Memory**: the peak resident memory (VmHWM) of each server's processes, summed over its
+  workers.
+""" + ("\n## Notes from the run\n\n" + "\n".join(f"- {note.strip()}" for note in notes) + "\n" if notes else "")
+with open(options.report, "w") as out:
+    out.write(report)
+print(f"Written: {options.report} and {chart_path}")
