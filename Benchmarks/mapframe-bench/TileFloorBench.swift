@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodec
-import MapGeometry
+import MapFrameTestSupport
 import TileStore
 
 /// `mapframe-bench tile-floor MBTILES LIST THREADS`: the least a composited route tile can cost,
@@ -14,13 +14,8 @@ func benchmarkTileFloor(_ arguments: [String]) throws {
     }
     let cache = try MBTilesCache(openingExisting: arguments[0])
     let tiles = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n").map { line in
-        let parts = line.split(separator: "/").map { Int($0.replacingOccurrences(of: ".png", with: "")) }
-        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
-            throw BenchError("\(arguments[1]): \"\(line)\" is not /z/x/y.png")
-        }
-        guard let data = try cache.tileData(for: TileID(z: z, x: x, y: y)) else {
-            throw BenchError("\(arguments[0]): no tile \(z)/\(x)/\(y)")
-        }
+        guard let tile = tileID(atUpstreamPath: String(line)) else { throw BenchError("\(arguments[1]): \"\(line)\" is not /z/x/y.png") }
+        guard let data = try cache.tileData(for: tile) else { throw BenchError("\(arguments[0]): no tile \(tile)") }
         return data
     }
     let passes = 3

@@ -296,23 +296,19 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
-    /// Whether the cache holds `id` and it is fresh now; tiles with no freshness record never
-    /// expire. False when the cache cannot be read.
+    /// Whether the cache holds `id` and it is fresh now. False when the cache cannot be read.
     private func holdsFreshCopy(of id: TileID) -> Bool {
-        let now = clock()
-        return (try? withCache { cache throws(CacheError) in
-            guard try cache.containsTile(id) else { return false }
-            return try cache.freshness(for: id)?.isFresh(at: now) ?? true
-        }) ?? false
+        freshTileCount(in: [id]) == 1
     }
 
-    /// How many of `ids` are cached and fresh now.
+    /// How many of `ids` are cached and fresh now; tiles with no freshness record (generated
+    /// fixtures, or another tool's) never expire.
     public func freshTileCount(in ids: [TileID]) -> Int {
         let now = clock()
         return (try? withCache { cache throws(CacheError) in
             var count = 0
             for id in ids where try cache.containsTile(id) {
-                if try cache.freshness(for: id).map({ $0.isFresh(at: now) }) ?? true { count += 1 }
+                if try cache.freshness(for: id)?.isFresh(at: now) ?? true { count += 1 }
             }
             return count
         }) ?? 0
