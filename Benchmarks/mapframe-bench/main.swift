@@ -74,7 +74,7 @@ let scene = Scene(
 )
 let source = StyleCatalog.builtin["osm"]!
 let store = TileStore(
-    source: source, cache: try MBTilesCache(openingExisting: cachePath),
+    source: source, cache: MBTilesBackend(try MBTilesCache(openingExisting: cachePath)),
     decodedTiles: LRUCache(capacity: TileStore.defaultMemoryCapacity)
 )
 let renderer = FrameRenderer()

@@ -49,7 +49,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 /// A store over a new, empty cache file.
 func freshStore(fetcher: TileFetcher) throws -> TileStore {
     let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("cache-\(UUID().uuidString).mbtiles").path)
-    return TileStore(source: source, cache: cache, decodedTiles: LRUCache(capacity: 64), fetcher: fetcher)
+    return TileStore(source: source, cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 64), fetcher: fetcher)
 }
 
 let fetcher = TileFetcher(policy: FetchPolicy(userAgent: "MapFrameBench/1", maxConnectionsPerHost: 2))

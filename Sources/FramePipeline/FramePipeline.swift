@@ -207,7 +207,7 @@ public final class FramePipeline: Sendable {
     }
 
     /// A tile's stored bytes and freshness, for serving as they are; nil when not stored.
-    public func storedTile(_ tile: TileID, in store: TileStore) async throws -> (data: Data, freshness: TileFreshness?)? {
+    public func storedTile(_ tile: TileID, in store: TileStore) async throws -> StoredTile? {
         try await io.run { try store.storedTile(tile) }
     }
 

@@ -126,6 +126,13 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
+    /// Forgets the value for `key`, if any.
+    @inlinable public func remove(_ key: Key) {
+        state.withLock { state in
+            if let index = state.indexByKey[key] { state.remove(at: index) }
+        }
+    }
+
     /// How many entries are held.
     public var count: Int { state.withLock { $0.entries.count } }
 

@@ -209,6 +209,32 @@ extension MBTilesCache {
         return corrupt
     }
 
+    /// Up to `limit` usable tiles at real addresses, with their freshness, in (zoom, column, TMS
+    /// row) order after `after`.
+    public func tiles(after: TileID?, limit: Int) throws(CacheError) -> [StoredTileRecord] {
+        let (freshnessColumns, freshnessJoin) = try hasFreshnessTables()
+            ? ("s.etag, s.last_modified, s.expires_at, s.fetched_at", "LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)")
+            : ("NULL, NULL, NULL, NULL", "")
+        return try withStatement("""
+            SELECT zoom_level, tile_column, tile_row, tile_data, \(freshnessColumns) FROM tiles \(freshnessJoin)
+            WHERE \(Self.validTileAddress) AND \(Self.usableTileData) AND (zoom_level, tile_column, tile_row) > (?, ?, ?)
+            ORDER BY zoom_level, tile_column, tile_row LIMIT ?
+            """) { query throws(CacheError) in
+            if let after { bind(after, to: query) } else { for index: Int32 in 1...3 { query.bind(-1, at: index) } }
+            query.bind(limit, at: 4)
+            var records: [StoredTileRecord] = []
+            while try query.step() {
+                let freshness = query.isNull(at: 6) ? nil : TileFreshness(
+                    etag: query.string(at: 4), lastModified: query.string(at: 5),
+                    expiresAt: Date(timeIntervalSince1970: query.double(at: 6)), fetchedAt: Date(timeIntervalSince1970: query.double(at: 7))
+                )
+                let tile = TileID(z: query.int(at: 0), x: query.int(at: 1), tmsRow: query.int(at: 2))
+                records.append(StoredTileRecord(tile: tile, stored: StoredTile(data: query.data(at: 3) ?? Data(), freshness: freshness)))
+            }
+            return records
+        }
+    }
+
     /// SQL that is true for a row at a real tile's address: zoom 0-30, column and row inside
     /// the world at that zoom. Another tool's file may hold anything there.
     static let validTileAddress = """

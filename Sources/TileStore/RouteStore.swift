@@ -28,6 +28,21 @@ public struct RouteQuota: Hashable, Sendable {
     }
 }
 
+extension RouteQuota {
+    /// Refuses a route of `points` points when a store holding `routes` routes of `held` points
+    /// has no room for it.
+    func checkRoom(routes: Int, points held: Int, adding points: Int) throws(RouteQuotaExceeded) {
+        if routes + 1 > maxRoutes {
+            throw RouteQuotaExceeded(description: "the store holds \(routes) routes, its limit of \(maxRoutes); delete some first")
+        }
+        if held + points > maxPoints {
+            throw RouteQuotaExceeded(description: """
+                the store holds \(held) points; \(points) more would pass its limit of \(maxPoints); delete some routes first
+                """)
+        }
+    }
+}
+
 /// A route the store has no room for.
 public struct RouteQuotaExceeded: Error, CustomStringConvertible, Sendable {
     public let description: String
@@ -48,14 +63,49 @@ public struct InvalidRouteCursor: Error, CustomStringConvertible, Sendable {
     public var description: String { "after: '\(cursor)' is not a position from this route listing" }
 }
 
-/// Routes in an SQLite file of their own, so they survive a restart. Safe to share between
-/// threads: access is serialised. The file gives back the space of deleted routes.
+/// Where the server keeps routes, so that tiles can draw them and they survive a restart:
+/// `SQLiteRouteStore` for one instance, `PostgresRouteStore` for instances sharing a database.
+/// Safe to share between threads.
+public protocol RouteStore: Sendable {
+    var quota: RouteQuota { get }
+    /// Stores a route under a new random id and returns it; throws `RouteQuotaExceeded` when the
+    /// store has no room for it, and `CacheError` when it cannot be written.
+    func add(_ line: RouteLine, at date: Date) throws -> StoredRoute
+    /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
+    @discardableResult func add(_ route: StoredRoute) throws -> StoredRoute
+    /// The route stored under `id`; nil when there is none.
+    func route(id: String) throws(CacheError) -> StoredRoute?
+    /// Up to `limit` route ids, newest first, starting after `after` (a `RoutePage.next`).
+    func page(limit: Int, after cursor: String?) throws -> RoutePage
+    /// Removes a route; false when there was none.
+    func delete(id: String) throws(CacheError) -> Bool
+}
+
+extension RouteStore {
+    public func add(_ line: RouteLine) throws -> StoredRoute { try add(line, at: Date()) }
+    public func page(limit: Int) throws -> RoutePage { try page(limit: limit, after: nil) }
+
+    /// Every stored route, oldest last, a page at a time: for copying a store.
+    public func allRoutes() throws -> [StoredRoute] {
+        var routes: [StoredRoute] = []
+        var cursor: String?
+        repeat {
+            let page = try page(limit: 500, after: cursor)
+            for id in page.ids { if let route = try route(id: id) { routes.append(route) } }
+            cursor = page.next
+        } while cursor != nil
+        return routes
+    }
+}
+
+/// Routes in an SQLite file of their own. Access is serialised. The file gives back the space of
+/// deleted routes.
 ///
 /// Each row holds a route's points, every part's in travel order, in `coordinates`, and in
 /// `part_lengths` how many of them each part has; NULL there means one part. Files made
 /// before routes had parts lack that column and gain it when opened, so their routes load as
 /// the one-part routes they are.
-public final class RouteStore: @unchecked Sendable {
+public final class SQLiteRouteStore: RouteStore, @unchecked Sendable {
     public let quota: RouteQuota
     private let connection: SQLiteConnection
     private let lock = NSLock()
@@ -65,21 +115,20 @@ public final class RouteStore: @unchecked Sendable {
     private static let recentCapacity = 256
     /// What is stored, kept current with every add and delete so the quota costs no query.
     private var totals: (routes: Int, points: Int)
-    private static let bytesPerPoint = 16
 
     public init(path: String, quota: RouteQuota = RouteQuota()) throws(CacheError) {
         self.quota = quota
         connection = try SQLiteConnection(path: path, mode: .create)
-        try RouteStore.reclaimSpaceOnDelete(connection)
+        try SQLiteRouteStore.reclaimSpaceOnDelete(connection)
         try connection.switchToWriteAheadLog()
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB);
             CREATE INDEX IF NOT EXISTS routes_newest_first ON routes (created_at DESC, id DESC);
             """)
-        try RouteStore.addPartLengths(connection)
+        try SQLiteRouteStore.addPartLengths(connection)
         let count = try connection.prepare("SELECT count(*), coalesce(sum(length(coordinates)), 0) FROM routes")
         _ = try count.step()
-        totals = (count.int(at: 0), count.int(at: 1) / RouteStore.bytesPerPoint)
+        totals = (count.int(at: 0), count.int(at: 1) / RouteCoding.bytesPerPoint)
     }
 
     /// Makes SQLite give back the pages of deleted rows (`incremental_vacuum` after deletes).
@@ -101,17 +150,21 @@ public final class RouteStore: @unchecked Sendable {
         try connection.execute("ALTER TABLE routes ADD COLUMN part_lengths BLOB")
     }
 
-    /// Stores a route under a new random id and returns it; throws `RouteQuotaExceeded` when the
-    /// store has no room for it, and `CacheError` when it cannot be written.
-    public func add(_ line: RouteLine, at date: Date = Date()) throws -> StoredRoute {
-        let route = StoredRoute(id: RouteStore.newID(), line: line, createdAt: date)
+    public func add(_ line: RouteLine, at date: Date) throws -> StoredRoute {
+        try add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
+    }
+
+    /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
+    @discardableResult
+    public func add(_ route: StoredRoute) throws -> StoredRoute {
+        let (line, date) = (route.line, route.createdAt)
         try locked { () throws in
-            try checkRoom(for: line.pointCount)
+            try quota.checkRoom(routes: totals.routes, points: totals.points, adding: line.pointCount)
             let insert = try connection.prepare("INSERT INTO routes (id, created_at, coordinates, part_lengths) VALUES (?, ?, ?, ?)")
             insert.bind(route.id, at: 1)
             insert.bind(date.timeIntervalSince1970, at: 2)
-            insert.bind(RouteStore.pack(line), at: 3)
-            if line.parts.count > 1 { insert.bind(RouteStore.packLengths(line.parts.map(\.count)), at: 4) }
+            insert.bind(RouteCoding.pack(line), at: 3)
+            if line.parts.count > 1 { insert.bind(RouteCoding.packLengths(line.parts.map(\.count)), at: 4) }
             _ = try insert.step()
             totals = (totals.routes + 1, totals.points + line.pointCount)
             remember(route)
@@ -119,27 +172,14 @@ public final class RouteStore: @unchecked Sendable {
         return route
     }
 
-    /// Call with the lock held.
-    private func checkRoom(for points: Int) throws(RouteQuotaExceeded) {
-        if totals.routes + 1 > quota.maxRoutes {
-            throw RouteQuotaExceeded(description: "the store holds \(totals.routes) routes, its limit of \(quota.maxRoutes); delete some first")
-        }
-        if totals.points + points > quota.maxPoints {
-            throw RouteQuotaExceeded(description: """
-                the store holds \(totals.points) points; \(points) more would pass its limit of \(quota.maxPoints); delete some routes first
-                """)
-        }
-    }
-
-    /// The route stored under `id`; nil when there is none.
     public func route(id: String) throws(CacheError) -> StoredRoute? {
         try locked { () throws(CacheError) -> StoredRoute? in
             if let route = recent[id] { return route }
             let query = try connection.prepare("SELECT created_at, coordinates, part_lengths FROM routes WHERE id = ?")
             query.bind(id, at: 1)
             guard try query.step(), let blob = query.data(at: 1) else { return nil }
-            let points = RouteStore.unpack(blob)
-            guard let line = RouteStore.line(points, partLengths: query.data(at: 2).map(RouteStore.unpackLengths)) else {
+            let points = RouteCoding.unpack(blob)
+            guard let line = RouteCoding.line(points, partLengths: query.data(at: 2).map(RouteCoding.unpackLengths)) else {
                 throw CacheError.sqlite(
                     path: connection.path, operation: "read route '\(id)'",
                     message: "its \(points.count) points do not make a route (at least \(RouteLine.minimumPointsPerPart) a part)"
@@ -151,21 +191,8 @@ public final class RouteStore: @unchecked Sendable {
         }
     }
 
-    /// `points` cut into parts of `partLengths` points each, or one part when there are none.
-    private static func line(_ points: [Coordinate], partLengths: [Int]?) -> RouteLine? {
-        guard let partLengths else { return RouteLine(points) }
-        guard partLengths.reduce(0, +) == points.count else { return nil }
-        var parts: [[Coordinate]] = []
-        var start = 0
-        for length in partLengths {
-            parts.append(Array(points[start..<start + length]))
-            start += length
-        }
-        return RouteLine(parts: parts)
-    }
 
-    /// Up to `limit` route ids, newest first, starting after `after` (a `RoutePage.next`).
-    public func page(limit: Int, after cursor: String? = nil) throws -> RoutePage {
+    public func page(limit: Int, after cursor: String?) throws -> RoutePage {
         let start = try cursor.map { text throws(InvalidRouteCursor) in try RouteCursor(text) }
         return try locked { () throws(CacheError) -> RoutePage in
             let query = try connection.prepare("""
@@ -193,7 +220,7 @@ public final class RouteStore: @unchecked Sendable {
             let delete = try connection.prepare("DELETE FROM routes WHERE id = ? RETURNING length(coordinates)")
             delete.bind(id, at: 1)
             guard try delete.step() else { return false }
-            let points = delete.int(at: 0) / RouteStore.bytesPerPoint
+            let points = delete.int(at: 0) / RouteCoding.bytesPerPoint
             _ = try delete.step()
             totals = (totals.routes - 1, totals.points - points)
             recent[id] = nil
@@ -205,7 +232,7 @@ public final class RouteStore: @unchecked Sendable {
 
     /// Call with the lock held.
     private func remember(_ route: StoredRoute) {
-        if recent.count >= RouteStore.recentCapacity { recent.removeAll() }
+        if recent.count >= SQLiteRouteStore.recentCapacity { recent.removeAll() }
         recent[route.id] = route
     }
 
@@ -214,15 +241,34 @@ public final class RouteStore: @unchecked Sendable {
         defer { lock.unlock() }
         return try body()
     }
+}
+
+/// How stores keep a route: its points as little-endian (longitude, latitude) doubles, every
+/// part's in travel order, and its part lengths as little-endian 32-bit counts (none for one part).
+enum RouteCoding {
+    static let bytesPerPoint = 16
+
+    /// `points` cut into parts of `partLengths` points each, or one part when there are none.
+    static func line(_ points: [Coordinate], partLengths: [Int]?) -> RouteLine? {
+        guard let partLengths else { return RouteLine(points) }
+        guard partLengths.reduce(0, +) == points.count else { return nil }
+        var parts: [[Coordinate]] = []
+        var start = 0
+        for length in partLengths {
+            parts.append(Array(points[start..<start + length]))
+            start += length
+        }
+        return RouteLine(parts: parts)
+    }
 
     /// 16 hexadecimal digits from the system's random source.
-    private static func newID() -> String {
+    static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
         return String(format: "%016llx", generator.next() as UInt64)
     }
 
     /// A route's points, every part's in travel order, as little-endian (longitude, latitude) doubles.
-    private static func pack(_ line: RouteLine) -> Data {
+    static func pack(_ line: RouteLine) -> Data {
         var values: [Double] = []
         values.reserveCapacity(line.pointCount * 2)
         for coordinate in line.points { values += [coordinate.longitude, coordinate.latitude] }
@@ -230,17 +276,17 @@ public final class RouteStore: @unchecked Sendable {
     }
 
     /// Part lengths as little-endian 32-bit counts (a route has at most `RouteLine.maximumPoints`).
-    private static func packLengths(_ lengths: [Int]) -> Data {
+    static func packLengths(_ lengths: [Int]) -> Data {
         lengths.map { UInt32($0).littleEndian }.withUnsafeBytes { Data($0) }
     }
 
-    private static func unpackLengths(_ data: Data) -> [Int] {
+    static func unpackLengths(_ data: Data) -> [Int] {
         data.withUnsafeBytes { bytes in
             stride(from: 0, to: bytes.count - 3, by: 4).map { Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
         }
     }
 
-    private static func unpack(_ data: Data) -> [Coordinate] {
+    static func unpack(_ data: Data) -> [Coordinate] {
         let values = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
         return stride(from: 0, to: values.count - 1, by: 2).map { Coordinate(latitude: values[$0 + 1], longitude: values[$0]) }
     }
@@ -248,7 +294,7 @@ public final class RouteStore: @unchecked Sendable {
 
 /// A place in the newest-first list of routes: the creation time and id of the last route seen,
 /// written as "<seconds since 1970>_<id>".
-private struct RouteCursor {
+struct RouteCursor {
     var createdAt: Double
     var id: String
 

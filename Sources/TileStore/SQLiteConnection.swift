@@ -178,6 +178,8 @@ final class SQLiteStatement {
 
     func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
+    func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
     func string(at column: Int32) -> String? {
         sqlite3_column_text(statement, column).map { String(cString: $0) }
     }

@@ -94,17 +94,19 @@ public enum TileFill: Sendable, Equatable {
     case revalidated
     /// Expired and the upstream failed, so the old tile is served (stale-if-error).
     case stale(String)
+    /// Fetched from the upstream while the cache was unavailable: kept in memory, not stored.
+    case unstored(String)
     /// Not available at all; drawn grey.
     case missing(MissingTile)
 }
 
-/// Where a decoded tile came from: the cache file and the tile address.
+/// Where a decoded tile came from: the cache (`TileCacheBackend.name`) and the tile address.
 public struct DecodedTileKey: Hashable, Sendable {
-    public var cachePath: String
+    public var cache: String
     public var tile: TileID
 
-    public init(cachePath: String, tile: TileID) {
-        self.cachePath = cachePath
+    public init(cache: String, tile: TileID) {
+        self.cache = cache
         self.tile = tile
     }
 }
@@ -140,25 +142,33 @@ public struct CacheCapacity: Hashable, Sendable {
     }
 }
 
-/// Serves decoded tiles of one source: from memory, else from the MBTiles cache, and fills the
-/// cache from the upstream when a tile is missing or expired. A cache that cannot be written
-/// (read-only, or opened for reading) is only read: fetched tiles are reported as not stored,
-/// and nothing else is written to it.
+/// Serves decoded tiles of one source: from memory, else from its cache backend (an MBTiles file
+/// or a shared PostgreSQL database), and fills the cache from the upstream when a tile is
+/// missing or expired. A cache that cannot be written (read-only, or opened for reading) is only
+/// read: fetched tiles are reported as not stored, and nothing else is written to it. While a
+/// shared cache is unavailable, fetched tiles are kept in memory instead.
 ///
-///     request -> decoded-tile LRU -> MBTiles cache (fresh?) -> upstream -> validate -> store -> serve
+///     request -> decoded-tile LRU -> cache backend (fresh?) -> upstream -> validate -> store -> serve
 ///
-/// Safe to share between threads: cache access is serialised, and concurrent requests for one
-/// tile share one upstream fetch.
+/// Safe to share between threads. Concurrent requests for one tile share one upstream fetch, and
+/// on a shared cache, so do other instances' (`TileCacheBackend.fetchTurn`).
 public final class TileStore: @unchecked Sendable {
     /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB,
     /// and 32 MiB holds 32 retina tiles.
     public static let defaultMemoryCapacity = DecodedTileBudget(tiles: 128, bytes: 32 << 20)
 
+    /// Tiles fetched while the cache was unavailable: 256 of them, within 32 MiB.
+    static let unstoredCapacity = (tiles: 256, bytes: 32 << 20)
+
     public let source: TileSource
-    public let cachePath: String
-    private let cache: MBTilesCache
-    private let cacheLock = NSLock()
+    /// The cache's name (`TileCacheBackend.name`): a file's path, or a database and style.
+    public let cacheName: String
+    public let cache: any TileCacheBackend
     private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
+    /// Encoded tiles fetched while the cache was unavailable, served until it is back.
+    private let unstoredTiles = LRUCache<TileID, StoredTile>(
+        capacity: TileStore.unstoredCapacity.tiles, maxBytes: TileStore.unstoredCapacity.bytes, cost: { $0.data.count }
+    )
     private let fetcher: TileFetcher?
     private let capacity: CacheCapacity?
     private let clock: @Sendable () -> Date
@@ -168,7 +178,9 @@ public final class TileStore: @unchecked Sendable {
     private let failedFetches = Mutex<[TileID: FailedFetch]>([:])
     /// The first failure to write what the upstream sent.
     private let firstWriteFailure = Mutex<CacheError?>(nil)
-    /// Guarded by `cacheLock`: tiles used since the last flush, and stores since the last capacity check.
+    /// Guards the upkeep state below, and serialises flushes and capacity checks.
+    private let upkeepLock = NSLock()
+    /// Guarded by `upkeepLock`: tiles used since the last flush, and stores since the last capacity check.
     private var usedTiles: Set<TileID> = []
     private var storesSinceCapacityCheck = 0
     /// Whether a tile was stored since the last flush, so the metadata needs refreshing.
@@ -177,11 +189,11 @@ public final class TileStore: @unchecked Sendable {
     /// - Parameters:
     ///   - fetcher: the upstream; nil keeps the store offline (cache only).
     ///   - clock: the current time; tests move it to expire tiles.
-    public init(source: TileSource, cache: MBTilesCache, decodedTiles: LRUCache<DecodedTileKey, RasterImage>,
+    public init(source: TileSource, cache: any TileCacheBackend, decodedTiles: LRUCache<DecodedTileKey, RasterImage>,
                 fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.source = source
         self.cache = cache
-        cachePath = cache.path
+        cacheName = cache.name
         self.decodedTiles = decodedTiles
         self.fetcher = fetcher
         self.capacity = capacity
@@ -192,14 +204,16 @@ public final class TileStore: @unchecked Sendable {
 
     /// The decoded tile as the cache holds it now, or why it is missing. Never fetches.
     public func tile(_ id: TileID) -> TileLookup {
-        let key = DecodedTileKey(cachePath: cachePath, tile: id)
+        let key = DecodedTileKey(cache: cacheName, tile: id)
         if let image = decodedTiles.value(for: key) {
             recordUse(id)
             return .image(image)
         }
         let data: Data
-        do {
-            guard let stored = try withCache({ cache throws(CacheError) in try cache.tileData(for: id) }) else {
+        do throws(CacheError) {
+            let stored: Data?
+            if let unstored = unstoredTiles.value(for: id) { stored = unstored.data } else { stored = try cache.tileData(for: id) }
+            guard let stored else {
                 return .missing(MissingTile(tile: id, reason: .notCached))
             }
             data = stored
@@ -218,18 +232,16 @@ public final class TileStore: @unchecked Sendable {
         }
     }
 
-    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored, or
-    /// when what is stored cannot be an image (text, say).
-    public func storedTile(_ id: TileID) throws(CacheError) -> (data: Data, freshness: TileFreshness?)? {
-        let stored = try withCache { cache throws(CacheError) -> (Data, TileFreshness?)? in
-            let data: Data?
-            do throws(CacheError) {
-                data = try cache.tileData(for: id)
-            } catch .unusableTile {
-                return nil
-            }
-            guard let data else { return nil }
-            return (data, try cache.freshness(for: id))
+    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored, when
+    /// what is stored cannot be an image (text, say), or when the cache is unavailable and the
+    /// tile was not fetched meanwhile.
+    public func storedTile(_ id: TileID) throws(CacheError) -> StoredTile? {
+        if let unstored = unstoredTiles.value(for: id) { return unstored }
+        let stored: StoredTile?
+        do throws(CacheError) {
+            stored = try cache.storedTile(id)
+        } catch .unavailable {
+            return nil
         }
         if stored != nil { recordUse(id) }
         return stored
@@ -241,19 +253,24 @@ public final class TileStore: @unchecked Sendable {
     /// `completion` runs once, on any thread.
     public func fill(_ id: TileID, completion: @escaping @Sendable (TileFill) -> Void) {
         let now = clock()
-        let local: (held: Bool, freshness: TileFreshness?, knownMissing: Bool)
-        do {
-            local = try withCache { cache throws(CacheError) in
-                (try cache.containsTile(id), try cache.freshness(for: id), try cache.isKnownMissing(id, at: now))
+        let local: CachedTileState
+        do throws(CacheError) {
+            if let unstored = unstoredTiles.value(for: id) {
+                local = CachedTileState(isHeld: true, freshness: unstored.freshness, isKnownMissing: false)
+            } else {
+                local = try cache.state(of: id, at: now)
             }
+        } catch .unavailable where fetcher != nil {
+            // The upstream stands in for the cache until it is back.
+            local = CachedTileState(isHeld: false, freshness: nil, isKnownMissing: false)
         } catch {
             completion(.missing(MissingTile(tile: id, reason: .unreadable(error.description))))
             return
         }
         // Tiles with no freshness record (generated fixtures, or another tool's) never expire.
-        let expired = local.held && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
+        let expired = local.isHeld && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
         let recentFailure = failedFetches.withLock { failures in failures[id].flatMap { $0.until > now ? $0 : nil } }
-        switch (local.held, expired, fetcher) {
+        switch (local.isHeld, expired, fetcher) {
         case (true, false, _):
             completion(.cached)
             return
@@ -263,14 +280,14 @@ public final class TileStore: @unchecked Sendable {
         case (false, _, nil):
             completion(.missing(MissingTile(tile: id, reason: .notCached)))
             return
-        case (false, _, _) where local.knownMissing:
+        case (false, _, _) where local.isKnownMissing:
             completion(.missing(MissingTile(tile: id, reason: .notFoundUpstream)))
             return
-        case (true, true, _) where local.knownMissing:
+        case (true, true, _) where local.isKnownMissing:
             completion(.stale("the upstream answered 404 less than \(Int(fetcher?.policy.missingTileMemory ?? 0)) s ago"))
             return
         case (_, _, _?) where recentFailure != nil:
-            completion(recentFailure!.fill(for: id, hadCopy: local.held))
+            completion(recentFailure!.fill(for: id, hadCopy: local.isHeld))
             return
         case (_, _, let fetcher?):
             let first = waiters.withLock { waiters -> Bool in
@@ -281,19 +298,32 @@ public final class TileStore: @unchecked Sendable {
             // A fill of this tile may have stored it and let its waiters go between the look
             // above and this one becoming first: then there is nothing to fetch.
             if holdsFreshCopy(of: id) {
-                let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
-                for callback in callbacks { callback(.cached) }
+                finishFill(of: id, with: .cached)
                 return
             }
             let validators = expired ? local.freshness.map {
                 CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
             } : nil
-            fetcher.fetch(id, from: source, validators: validators, clock: clock) { [self] outcome in
-                let fill = settle(id, outcome: outcome, hadCopy: local.held)
-                let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
-                for callback in callbacks { callback(fill) }
+            Task { [self] in
+                // Another instance sharing the cache may be fetching the tile: wait for it.
+                switch await cache.fetchTurn(for: id, at: now) {
+                case .stored:
+                    finishFill(of: id, with: .cached)
+                case .fetch(let release):
+                    fetcher.fetch(id, from: source, validators: validators, clock: clock) { [self] outcome in
+                        let fill = settle(id, outcome: outcome, hadCopy: local.isHeld)
+                        release()
+                        finishFill(of: id, with: fill)
+                    }
+                }
             }
         }
+    }
+
+    /// Tells everyone waiting for `id` how its fill came out.
+    private func finishFill(of id: TileID, with fill: TileFill) {
+        let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
+        for callback in callbacks { callback(fill) }
     }
 
     /// Whether the cache holds `id` and it is fresh now. False when the cache cannot be read.
@@ -302,16 +332,9 @@ public final class TileStore: @unchecked Sendable {
     }
 
     /// How many of `ids` are cached and fresh now; tiles with no freshness record (generated
-    /// fixtures, or another tool's) never expire.
+    /// fixtures, or another tool's) never expire. Nothing counts when the cache cannot be read.
     public func freshTileCount(in ids: [TileID]) -> Int {
-        let now = clock()
-        return (try? withCache { cache throws(CacheError) in
-            var count = 0
-            for id in ids where try cache.containsTile(id) {
-                if try cache.freshness(for: id)?.isFresh(at: now) ?? true { count += 1 }
-            }
-            return count
-        }) ?? 0
+        (try? cache.freshTileCount(in: ids, at: clock())) ?? 0
     }
 
     /// Fills several tiles at once (each once). The cache is read on the calling thread.
@@ -347,15 +370,20 @@ public final class TileStore: @unchecked Sendable {
         do {
             switch outcome {
             case .fetched(let data, let image, let freshness):
-                try store(data, decoded: image, freshness: freshness, for: id)
-                fill = .fetched
+                do throws(CacheError) {
+                    try store(data, decoded: image, freshness: freshness, for: id)
+                    fill = .fetched
+                } catch .unavailable(let cache, let reason) {
+                    firstWriteFailure.withLock { $0 = $0 ?? .unavailable(cache: cache, reason: reason) }
+                    unstoredTiles.insert(StoredTile(data: data, freshness: freshness), for: id)
+                    decodedTiles.insert(image, for: DecodedTileKey(cache: cacheName, tile: id))
+                    fill = .unstored(reason)
+                }
             case .notModified(let freshness):
-                try withCache { cache throws(CacheError) in try cache.updateFreshness(freshness, for: id) }
+                try cache.updateFreshness(freshness, for: id)
                 fill = .revalidated
             case .notFound:
-                try withCache { cache throws(CacheError) in
-                    try cache.markMissing(id, until: now.addingTimeInterval(fetcher?.policy.missingTileMemory ?? 0))
-                }
+                try cache.markMissing(id, until: now.addingTimeInterval(fetcher?.policy.missingTileMemory ?? 0))
                 fill = hadCopy ? .stale("the upstream now answers 404") : .missing(MissingTile(tile: id, reason: .notFoundUpstream))
             case .failed(let message):
                 let failed = FailedFetch(reason: .fetchFailed(message), staleMessage: message, until: until)
@@ -378,29 +406,30 @@ public final class TileStore: @unchecked Sendable {
 
     /// Stores a fetched tile and keeps it decoded.
     private func store(_ data: Data, decoded image: RasterImage, freshness: TileFreshness, for id: TileID) throws(CacheError) {
-        try withCache { cache throws(CacheError) in
-            try cache.store(data, for: id, freshness: freshness)
-            storedSinceFlush = true
-        }
-        decodedTiles.insert(image, for: DecodedTileKey(cachePath: cachePath, tile: id))
+        try cache.store(data, for: id, freshness: freshness)
+        unstoredTiles.remove(id)
+        decodedTiles.insert(image, for: DecodedTileKey(cache: cacheName, tile: id))
         // The tile is stored: a purge that fails now is tried again at the next check or flush.
-        try? withCache { cache throws(CacheError) in try noteStore(on: cache) }
+        try? withUpkeep { () throws(CacheError) in
+            storedSinceFlush = true
+            try noteStore()
+        }
     }
 
-    /// Counts a store, and checks the capacity every few stores (a check counts the whole file).
-    private func noteStore(on cache: MBTilesCache) throws(CacheError) {
+    /// Counts a store, and checks the capacity every few stores (a check counts the whole cache).
+    private func noteStore() throws(CacheError) {
         guard let capacity else { return }
         storesSinceCapacityCheck += 1
         let interval = max(1, min(32, (capacity.maxTiles ?? 320) / 10))
         guard storesSinceCapacityCheck >= interval else { return }
-        try enforceCapacity(on: cache)
+        try enforceCapacity()
     }
 
     /// Purges least-recently-used tiles until the cache is within its capacity.
-    private func enforceCapacity(on cache: MBTilesCache) throws(CacheError) {
+    private func enforceCapacity() throws(CacheError) {
         guard let capacity else { return }
         storesSinceCapacityCheck = 0
-        flushUsageLocked(cache)
+        flushUsage()
         while true {
             let statistics = try cache.statistics(at: clock())
             let tracked = statistics.tileCount - statistics.untrackedCount
@@ -419,10 +448,10 @@ public final class TileStore: @unchecked Sendable {
     /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata
     /// if tiles were stored since the last flush. Call after a batch of work.
     public func flush() throws(CacheError) {
-        try withCache { cache throws(CacheError) in
-            flushUsageLocked(cache)
+        try withUpkeep { () throws(CacheError) in
+            flushUsage()
             // Between checks the cache may run a few stores over its capacity; a batch ends within it.
-            if storesSinceCapacityCheck > 0 { try enforceCapacity(on: cache) }
+            if storesSinceCapacityCheck > 0 { try enforceCapacity() }
             if storedSinceFlush {
                 try cache.refreshMetadata(name: source.title, attribution: source.attribution)
                 storedSinceFlush = false
@@ -431,19 +460,20 @@ public final class TileStore: @unchecked Sendable {
     }
 
     private func recordUse(_ id: TileID) {
-        cacheLock.withLock { _ = usedTiles.insert(id) }
+        upkeepLock.withLock { _ = usedTiles.insert(id) }
     }
 
-    private func flushUsageLocked(_ cache: MBTilesCache) {
+    /// Call with `upkeepLock` held.
+    private func flushUsage() {
         guard !usedTiles.isEmpty else { return }
         // Use times only order purging; losing them to a busy database costs nothing else.
         try? cache.touch(Array(usedTiles), at: clock())
         usedTiles.removeAll()
     }
 
-    private func withCache<T>(_ body: (MBTilesCache) throws(CacheError) -> T) throws(CacheError) -> T {
-        cacheLock.lock()
-        defer { cacheLock.unlock() }
-        return try body(cache)
+    private func withUpkeep<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+        upkeepLock.lock()
+        defer { upkeepLock.unlock() }
+        return try body()
     }
 }

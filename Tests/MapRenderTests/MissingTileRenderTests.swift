@@ -83,7 +83,7 @@ struct MissingTileRenderTests {
         let corrupt = TileID.containing(Places.cambridge, zoom: 16)
         try MBTilesCache(creatingIfNeeded: path).store(Data("not a PNG at all".utf8), for: corrupt)
 
-        let store = TileStore(source: try style("osm"), cache: try MBTilesCache(openingExisting: path), decodedTiles: LRUCache(capacity: 16))
+        let store = TileStore(source: try style("osm"), cache: MBTilesBackend(try MBTilesCache(openingExisting: path)), decodedTiles: LRUCache(capacity: 16))
         let frame = try render(scene, over: store)
         let image = frame.canvas.image()
         #expect(frame.missingTiles.map(\.tile) == [corrupt])

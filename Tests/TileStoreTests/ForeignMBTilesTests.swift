@@ -43,7 +43,7 @@ struct ForeignMBTilesTests {
             let before = try FileSnapshot(path)
 
             let cache = try MBTilesCache(openingExisting: path)
-            let store = TileStore(source: try Self.offlineSource(), cache: cache, decodedTiles: LRUCache(capacity: 8))
+            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8))
             let fills = await store.fill(Self.block + [Self.absent])
             #expect(Self.block.allSatisfy { fills[$0] == .cached }, "\(fills)")
             #expect(fills[Self.absent] == .missing(MissingTile(tile: Self.absent, reason: .notCached)))
@@ -93,7 +93,7 @@ struct ForeignMBTilesTests {
         let before = try FileSnapshot(path)
         let clock = world.clock
         let store = TileStore(
-            source: world.source, cache: try MBTilesCache(openingExisting: path, readOnly: false), decodedTiles: LRUCache(capacity: 8),
+            source: world.source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: false)), decodedTiles: LRUCache(capacity: 8),
             fetcher: world.fetcher, clock: { clock.now }
         )
 
@@ -123,7 +123,7 @@ struct ForeignMBTilesTests {
         let cache = try MBTilesCache(openingExisting: path, readOnly: false)
         #expect(cache.readOnlyReason?.contains("view") == true, "\(cache.readOnlyReason ?? "writable")")
         let clock = world.clock
-        let store = TileStore(source: world.source, cache: cache, decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
+        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
 
         #expect(await store.fill(Self.block).values.allSatisfy { $0 == .cached })
         let missing = try #require(await store.fill(Self.absent).missing, "the tile cannot have been stored")
@@ -167,7 +167,7 @@ struct ForeignMBTilesTests {
         let reason = try #require(cache.readOnlyReason, "a read-only \(lock) was opened for writing")
         #expect(reason.contains(lock == .file ? "the file" : "its folder"), "\(reason)")
         let clock = world.clock
-        let store = TileStore(source: world.source, cache: cache, decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
+        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
         #expect(await store.fill(Self.block).values.allSatisfy { $0 == .cached })
         Self.expectBlockDrawn(by: store)
         let missing = await store.fill(Self.absent).missing
@@ -230,7 +230,7 @@ struct ForeignMBTilesTests {
             let victim = Self.block[0]
             try ForeignMBTiles.setTileData(of: victim, in: path, toSQL: value.sql)
             let cache = try MBTilesCache(openingExisting: path)
-            let store = TileStore(source: try Self.offlineSource(), cache: cache, decodedTiles: LRUCache(capacity: 8))
+            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8))
 
             guard case .undecodable(let message)? = store.tile(victim).missingReason else {
                 Issue.record("\(value.sql) was not reported undecodable: \(store.tile(victim))")

@@ -16,10 +16,10 @@ import TileStore
         let path = directory.path("routes.sqlite")
         let oneLine = try #require(RouteLine(Array(Self.gap.points)))
         let (split, joined) = try {
-            let store = try RouteStore(path: path)
+            let store = try SQLiteRouteStore(path: path)
             return (try store.add(Self.gap), try store.add(oneLine))
         }()
-        let reopened = try RouteStore(path: path)
+        let reopened = try SQLiteRouteStore(path: path)
         #expect(try reopened.route(id: split.id)?.line == Self.gap)
         #expect(try reopened.route(id: joined.id)?.line == oneLine)
         #expect(try RawSQLite.query(path, "SELECT hex(part_lengths) FROM routes WHERE id = '\(split.id)'") == [["0200000003000000"]])
@@ -41,13 +41,13 @@ import TileStore
             INSERT INTO routes VALUES ('00000000000000bb', 1700000100, X'\(blob)');
             """)
 
-        let store = try RouteStore(path: path, quota: RouteQuota(maxRoutes: 3, maxPoints: 15))
+        let store = try SQLiteRouteStore(path: path, quota: RouteQuota(maxRoutes: 3, maxPoints: 15))
         #expect(try store.route(id: "00000000000000aa")?.line == RouteLine(points))
         #expect(try store.route(id: "00000000000000aa")?.createdAt == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(try store.page(limit: 10).ids == ["00000000000000bb", "00000000000000aa"])
         let added = try store.add(Self.gap)
         #expect(throws: RouteQuotaExceeded.self) { try store.add(Self.gap) }
-        #expect(try RouteStore(path: path).route(id: added.id)?.line == Self.gap)
+        #expect(try SQLiteRouteStore(path: path).route(id: added.id)?.line == Self.gap)
         #expect(try RawSQLite.query(path, "SELECT count(*) FROM pragma_table_info('routes') WHERE name = 'part_lengths'") == [["1"]])
         #expect(try RawSQLite.query(path, "SELECT count(*) FROM routes WHERE part_lengths IS NULL") == [["2"]])
     }

@@ -251,7 +251,7 @@ final class UpstreamWorld: Sendable {
         let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path)
         if fullCache { try cache.fillUp() }
         store = TileStore(
-            source: source, cache: cache, decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
+            source: source, cache: MBTilesBackend(cache), decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
         )
     }
 
@@ -261,7 +261,7 @@ final class UpstreamWorld: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var cachePath: String { store.cachePath }
+    var cachePath: String { store.cacheName }
 
     /// The requests the upstream received for `tile`, in order.
     func requests(for tile: TileID) -> [RecordedRequest] {

@@ -22,7 +22,7 @@ struct TileStoreTests {
             try writer.store(solidTilePNG(neighbourColour), for: neighbour)
             if let brokenBytes { try writer.store(brokenBytes, for: broken) }
             let source = try #require(StyleCatalog.builtin["osm"])
-            let store = TileStore(source: source, cache: try MBTilesCache(openingExisting: path), decodedTiles: LRUCache(capacity: 8))
+            let store = TileStore(source: source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path)), decodedTiles: LRUCache(capacity: 8))
             try body(store, path)
         }
     }
@@ -181,7 +181,7 @@ struct LRUCacheTests {
         let cache = LRUCache<DecodedTileKey, RasterImage>(capacity: budget)
         for x in 0..<10 {
             let side = x.isMultiple(of: 2) ? 256 : 512
-            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: DecodedTileKey(cachePath: "t", tile: TileID(z: 10, x: x, y: 0)))
+            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: DecodedTileKey(cache: "t", tile: TileID(z: 10, x: x, y: 0)))
             #expect(cache.bytes <= budget.bytes, "\(cache.bytes) bytes held after \(x + 1) tiles; the budget is \(budget.bytes)")
         }
         // The last tile is 512 px: 1 MiB, the whole budget.
