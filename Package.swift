@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -67,7 +68,15 @@ let package = Package(
             resources: [.embedInCode("osm.json"), .embedInCode("opencyclemap.json")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TileStore", dependencies: ["MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "TileStore",
+            dependencies: [
+                "MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // GTFS feeds (a folder or a zip) and GTFS-realtime vehicle positions, read a file at a time.
         .target(
             name: "GTFS",

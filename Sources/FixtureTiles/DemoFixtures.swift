@@ -27,7 +27,7 @@ public enum DemoFixtures {
     public static func buildCacheDirectory(_ directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for style in StyleCatalog.builtin.names {
-            try build(style: style, into: CacheLocation.directory(directory.path).path(for: style))
+            try build(style: style, into: directory.appendingPathComponent(style + ".mbtiles").path)
         }
     }
 }

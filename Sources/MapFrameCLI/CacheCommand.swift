@@ -2,17 +2,20 @@ import ArgumentParser
 import Foundation
 import TileStore
 
-/// `mapframe cache`: look after MBTiles caches.
+/// `mapframe cache`: look after tile caches, MBTiles files or a shared PostgreSQL database.
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain tile caches.",
-        subcommands: [Stats.self, Purge.self, Verify.self, Vacuum.self]
+        subcommands: [Stats.self, Purge.self, Verify.self, Vacuum.self, Copy.self]
     )
 
-    /// Which cache files a maintenance command works on.
+    /// Which caches a maintenance command works on.
     struct Target: ParsableArguments {
-        @Option(name: .long, help: ArgumentHelp("One MBTiles file.", valueName: "file.mbtiles"))
+        @Option(name: .long, help: ArgumentHelp(
+            "One MBTiles file, or a PostgreSQL database (every style in it, or --style's); its password from $PGPASSWORD or a pgpass file.",
+            valueName: "file.mbtiles|postgres://user@host:port/db"
+        ))
         var cache: String?
         @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Every <style>.mbtiles in this directory (default: $MAPFRAME_CACHE_DIR, else ~/.cache/mapframe).", valueName: "dir"))
         var cacheDirectory: String?
@@ -20,17 +23,33 @@ struct CacheCommand: ParsableCommand {
         var style: String?
 
         func validate() throws {
-            if cache != nil, cacheDirectory != nil || style != nil {
+            if let cache, PostgresAddress.isPostgresURL(cache) {
+                guard cacheDirectory == nil else { throw ValidationError("--cache and --cache-dir are alternatives; give one of them") }
+                do { _ = try PostgresAddress(parsing: cache) } catch { throw ValidationError("--cache: \(error)") }
+            } else if cache != nil, cacheDirectory != nil || style != nil {
                 throw ValidationError("--cache names one file; it does not go with --cache-dir or --style")
             }
         }
 
-        /// The cache files, each opened read-only (nothing is written to it, and nothing is made
-        /// beside it) or for writing.
-        func caches(readOnly: Bool) throws -> [MBTilesCache] {
+        /// The caches: each style's in a database, or the files, each opened read-only (nothing is
+        /// written to it, and nothing is made beside it) or for writing.
+        func caches(readOnly: Bool) throws -> [any TileCacheBackend] {
+            if let cache, case .postgres(let address) = try CacheLocation.parsing(cacheOption: cache) {
+                let database = try PostgresCacheDatabase.open(address)
+                let styles = try style.map { [$0] } ?? PostgresTileCache.styles(in: database)
+                return styles.map { PostgresTileCache(database: database, style: $0) }
+            }
+            return try files(readOnly: readOnly).map(MBTilesBackend.init)
+        }
+
+        /// The cache files, for the commands that work on MBTiles alone.
+        func files(readOnly: Bool, command: String = "") throws -> [MBTilesCache] {
+            if let cache, PostgresAddress.isPostgresURL(cache) {
+                throw InputError(description: "--cache: \(command) works on MBTiles files; PostgreSQL checks and vacuums its own tables")
+            }
             if let cache { return [try MBTilesCache(openingExisting: cache, readOnly: readOnly)] }
             let directory = cacheDirectory ?? CacheLocation.defaultDirectory()
-            if let style { return [try MBTilesCache(openingExisting: CacheLocation.directory(directory).path(for: style), readOnly: readOnly)] }
+            if let style { return [try MBTilesCache(openingExisting: directory + "/" + style + ".mbtiles", readOnly: readOnly)] }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
                 throw InputError(description: "--cache-dir: \(directory) cannot be read")
             }
@@ -48,10 +67,16 @@ struct CacheCommand: ParsableCommand {
             for cache in try target.caches(readOnly: true) {
                 let statistics = try cache.statistics(at: Date())
                 let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
+                if let file = (cache as? MBTilesBackend)?.file {
+                    print("""
+                        \(cache.name)
+                          \(try file.identity())
+                          layout: \(try file.layout())
+                        """)
+                } else {
+                    print(cache.name)
+                }
                 print("""
-                    \(cache.path)
-                      \(try cache.identity())
-                      layout: \(try cache.layout())
                       tiles: \(statistics.tileCount) (\(statistics.totalBytes / 1024) KiB)
                       expired: \(statistics.expiredCount); without freshness records: \(statistics.untrackedCount)
                       per zoom: \(zooms.isEmpty ? "none" : zooms)
@@ -69,7 +94,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             for cache in try target.caches(readOnly: false) {
                 let deleted = try cache.purge(fetchedBefore: Date().addingTimeInterval(-olderThan.seconds))
-                print("\(cache.path): deleted \(deleted) tiles fetched more than \(olderThan.text) ago")
+                print("\(cache.name): deleted \(deleted) tiles fetched more than \(olderThan.text) ago")
             }
         }
     }
@@ -91,7 +116,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             var problems = 0
             let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
-            for cache in try target.caches(readOnly: !deleteCorrupt) {
+            for cache in try target.files(readOnly: !deleteCorrupt, command: "verify") {
                 let integrity = try cache.integrityCheck()
                 let corrupt = try cache.corruptTiles(checkingWith: decoder, delete: deleteCorrupt)
                 print("\(cache.path): integrity \(integrity); \(corrupt.count) corrupt tiles\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
@@ -107,7 +132,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var target: Target
 
         func run() throws {
-            for cache in try target.caches(readOnly: false) {
+            for cache in try target.files(readOnly: false, command: "vacuum") {
                 try cache.vacuum()
                 print("\(cache.path): vacuumed")
             }

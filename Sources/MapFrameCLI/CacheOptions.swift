@@ -7,7 +7,10 @@ import TileStore
 /// The options that pick the tile caches, the styles and how tiles are fetched, shared by every
 /// command that reads or fills a cache.
 struct CacheOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The MBTiles file to use for every style (it must exist).", valueName: "file.mbtiles"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The MBTiles file to use for every style (it must exist), or a PostgreSQL database shared by several instances (its password from $PGPASSWORD or a pgpass file).",
+        valueName: "file.mbtiles|postgres://user@host:port/db"
+    ))
     var cache: String?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
@@ -22,10 +25,14 @@ struct CacheOptions: ParsableArguments {
         if cache != nil, cacheDirectory != nil {
             throw ValidationError("--cache and --cache-dir are alternatives; give one of them")
         }
+        if let cache, PostgresAddress.isPostgresURL(cache) {
+            do { _ = try PostgresAddress(parsing: cache) } catch { throw ValidationError("--cache: \(error)") }
+        }
     }
 
-    var location: CacheLocation {
-        if let cache { return .file(cache) }
+    /// The `--cache` file or database, else the `--cache-dir` directory.
+    func location() throws -> CacheLocation {
+        if let cache { return try CacheLocation.parsing(cacheOption: cache) }
         return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
     }
 
@@ -48,7 +55,7 @@ struct CacheOptions: ParsableArguments {
         fetching: Bool = true, maxConnectionsPerHost: Int = 2, _ body: (FramePipeline) async throws -> T
     ) async throws -> T {
         let pipeline = FramePipeline(FramePipeline.Configuration(
-            catalog: try catalog(), cacheLocation: location,
+            catalog: try catalog(), cacheLocation: try location(),
             fetcher: fetching ? fetcher(maxConnectionsPerHost: maxConnectionsPerHost) : nil, capacity: cacheLimit?.capacity
         ))
         do {

@@ -64,10 +64,11 @@ struct SeedCommand: AsyncParsableCommand {
             throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
         }
         let tiles = tileZooms.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
-        let cachePath = cacheOptions.location.path(for: source.name)
+        let location = try cacheOptions.location()
+        let cachePath = location.path(for: source.name)
         if dryRun {
-            // Counting writes nothing: a cache that does not exist yet holds no fresh tiles.
-            let fresh = FileManager.default.fileExists(atPath: cachePath)
+            // Counting writes nothing: a cache file that does not exist yet holds no fresh tiles.
+            let fresh = cachePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
                 ? try await cacheOptions.withPipeline(fetching: false) { try await $0.store(for: source).freshTileCount(in: Array(tiles)) }
                 : 0
             let forMapZooms = source.tileGrid.zoomOffset > 0
@@ -76,7 +77,7 @@ struct SeedCommand: AsyncParsableCommand {
             return
         }
         // Seeding is how a cache file comes to be, so a --cache file is created here if missing.
-        if case .file = cacheOptions.location, !FileManager.default.fileExists(atPath: cachePath) {
+        if case .file(let cachePath) = location, !FileManager.default.fileExists(atPath: cachePath) {
             _ = try MBTilesCache(creatingIfNeeded: cachePath)
         }
         let progress = SeedProgress(total: count, terminal: isatty(STDERR_FILENO) == 1)
@@ -98,7 +99,7 @@ struct SeedCommand: AsyncParsableCommand {
             }
             if let failure = store.writeFailure {
                 progress.printSummary()
-                throw CommandFailure(description: Self.stopped(by: failure, cachePath: cachePath, stored: progress.stored))
+                throw CommandFailure(description: Self.stopped(by: failure, cache: location.path(for: source.name) ?? location.description, stored: progress.stored))
             }
         }
         progress.printSummary()
@@ -106,8 +107,12 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     /// Why a seed stopped early: the cache could not be written.
-    static func stopped(by failure: CacheError, cachePath: String, stored: Int) -> String {
-        let cause = if case .sqlite(_, _, _, .diskFull) = failure { "the disk holding \(cachePath) is full" } else { "\(cachePath) cannot be written" }
+    static func stopped(by failure: CacheError, cache: String, stored: Int) -> String {
+        let cause = switch failure {
+        case .sqlite(_, _, _, .diskFull): "the disk holding \(cache) is full"
+        case .unavailable: "\(cache) is unavailable"
+        default: "\(cache) cannot be written"
+        }
         return "seed stopped: \(cause), so no more tiles were fetched. The \(stored) tiles stored before that are kept; "
             + "run seed again to fetch the rest once that is put right. (\(failure))"
     }

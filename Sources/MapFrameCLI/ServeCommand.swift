@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var cacheDirectory: String?
 
+    @Option(name: .customLong("cache"), help: ArgumentHelp(
+        "A PostgreSQL database shared with other instances, for tiles and routes, instead of --cache-dir. The password comes from $PGPASSWORD or a pgpass file.",
+        valueName: "postgres://user@host:port/db"
+    ))
+    var sharedCache: String?
+
     @OptionGroup var fetching: FetchOptions
 
     @Option(help: ArgumentHelp("What to answer for a tile that is neither cached nor fetchable: placeholder (a grey tile) or 404.", valueName: "placeholder|404"))
@@ -75,6 +81,13 @@ struct ServeCommand: AsyncParsableCommand {
     var gtfs: [String] = []
 
     func validate() throws {
+        if let sharedCache {
+            guard cacheDirectory == nil else { throw ValidationError("--cache and --cache-dir are alternatives; give one of them") }
+            guard PostgresAddress.isPostgresURL(sharedCache) else {
+                throw ValidationError("--cache: serve shares a postgres:// database; for MBTiles files give --cache-dir")
+            }
+            do { _ = try PostgresAddress(parsing: sharedCache) } catch { throw ValidationError("--cache: \(error)") }
+        }
         guard (1...100_000).contains(writeRateLimit) else { throw ValidationError("--write-rate-limit: \(writeRateLimit) is outside 1...100000") }
         guard (1...1_000_000).contains(maxRoutes) else { throw ValidationError("--max-routes: \(maxRoutes) is outside 1...1000000") }
         guard (2...1_000_000_000).contains(maxRoutePoints) else {
@@ -95,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = MapServerConfiguration(
-            host: host, port: port, cacheDirectory: cacheDirectory ?? CacheLocation.defaultDirectory(), catalog: try fetching.catalog(),
+            host: host, port: port, cacheLocation: try cacheLocation(), catalog: try fetching.catalog(),
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
             renderThreads: renderThreads, renderQueueLimit: renderQueue,
@@ -117,6 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "serve: \(error)")
         }
+    }
+}
+
+extension ServeCommand {
+    /// The shared database, else the cache directory.
+    func cacheLocation() throws -> CacheLocation {
+        if let sharedCache { return try CacheLocation.parsing(cacheOption: sharedCache) }
+        return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
     }
 }
 

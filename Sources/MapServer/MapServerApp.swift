@@ -18,7 +18,7 @@ import UnixSignals
 public final class MapServerApp: Sendable {
     let configuration: MapServerConfiguration
     let tiles: TileService
-    let routes: RouteStore
+    let routes: any RouteStore
     let writeAccess: WriteAccess
     let writeRateLimiter: ClientRateLimiter
     let publicURLs: PublicURLs
@@ -34,8 +34,10 @@ public final class MapServerApp: Sendable {
         // Before any metric is made, or it would go to the no-op default and never be seen.
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
-        try FileManager.default.createDirectory(atPath: configuration.cacheDirectory, withIntermediateDirectories: true)
-        routes = try RouteStore(path: configuration.cacheDirectory + "/routes.sqlite", quota: configuration.routeQuota)
+        guard let routes = try configuration.cacheLocation.openRouteStore(quota: configuration.routeQuota) else {
+            preconditionFailure("the server's cache location is a directory or a database, never a single file")
+        }
+        self.routes = routes
         writeAccess = WriteAccess(
             token: configuration.writeToken, host: configuration.host, anonymousWritesAllowed: configuration.anonymousWritesAllowed
         )
@@ -101,7 +103,11 @@ public final class MapServerApp: Sendable {
 
         router.get("/") { _, _ in self.viewer.page() }
         router.get("/leaflet/**") { request, _ in try self.viewer.leafletFile(request.uri.path) }
-        router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
+        // Degraded still answers 200: tiles are served from memory and the upstream meanwhile.
+        router.get("/healthz") { _, _ in
+            guard let reason = await self.tiles.cacheUnavailableReason() else { return JSONBody.response(["status": "ok"]) }
+            return JSONBody.response(["status": "degraded", "reason": reason])
+        }
         router.get("/metrics") { _, _ in self.metrics() }
 
         // One trie node per position: the ":style" of "/tiles/:style" is the "<style>.json" document.
@@ -244,6 +250,7 @@ struct PeriodicFlush: Service {
             // The wait ends at graceful shutdown, so that SIGTERM does not wait up to 5 s for it.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
             await tiles.flushStores()
+            _ = await tiles.cacheUnavailableReason()
         }
     }
 }

@@ -14,8 +14,9 @@ public struct MapServerConfiguration: Sendable {
 
     public var host: String
     public var port: Int
-    /// Where `<style>.mbtiles` caches and `routes.sqlite` live.
-    public var cacheDirectory: String
+    /// Where the tiles and routes live: a directory of `<style>.mbtiles` files and
+    /// `routes.sqlite`, or a PostgreSQL database shared with other instances (never a single file).
+    public var cacheLocation: CacheLocation
     public var catalog: StyleCatalog
     /// The upstream; nil serves only what is cached.
     public var fetchPolicy: FetchPolicy?
@@ -55,7 +56,7 @@ public struct MapServerConfiguration: Sendable {
     public var transitFeeds: [String: GTFSFeed]
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, cacheDirectory: String, catalog: StyleCatalog = .builtin,
+        host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
         maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
@@ -65,7 +66,7 @@ public struct MapServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
-        self.cacheDirectory = cacheDirectory
+        self.cacheLocation = cacheLocation
         self.catalog = catalog
         self.fetchPolicy = fetchPolicy
         self.userAgentOverridden = userAgentOverridden

@@ -37,11 +37,11 @@ final class TileService: Sendable {
 
     init(configuration: MapServerConfiguration) {
         self.configuration = configuration
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(backend: configuration.cacheLocation.backendKind)
         self.metrics = metrics
         pipeline = FramePipeline(FramePipeline.Configuration(
             catalog: configuration.catalog,
-            cacheLocation: .directory(configuration.cacheDirectory),
+            cacheLocation: configuration.cacheLocation,
             fetcher: configuration.fetchPolicy.map { TileFetcher(policy: $0, userAgentOverridden: configuration.userAgentOverridden) },
             capacity: configuration.cacheCapacity,
             createsMissingCaches: true,
@@ -190,6 +190,16 @@ final class TileService: Sendable {
     /// Writes tiles' last use and metadata; called now and then by the server.
     func flushStores() async {
         try? await pipeline.flush()
+    }
+
+    /// Why the cache is unavailable now (a shared database that is down), or nil when it answers;
+    /// also kept in the metrics.
+    func cacheUnavailableReason() async -> String? {
+        guard case .postgres(let address) = configuration.cacheLocation,
+              let database = try? PostgresCacheDatabase.open(address) else { return nil }
+        let reason = await database.unavailableReason()
+        metrics.cacheAvailable(reason == nil)
+        return reason.map { "cache \(address) is unavailable: \($0)" }
     }
 
     private static func maxAge(_ freshness: TileFreshness?) -> Int {

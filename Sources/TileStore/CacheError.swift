@@ -15,6 +15,11 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A stored tile's `tile_data` cannot be an image: text, a number, NULL, empty, or larger
     /// than any tile. Only that tile is affected.
     case unusableTile(path: String, tile: TileID, reason: String)
+    /// A shared cache cannot be reached now (the database is down, or did not answer in time).
+    /// Tiles are served from memory and the upstream meanwhile, and it is tried again shortly.
+    case unavailable(cache: String, reason: String)
+    /// The database refused a statement; `cache` names it without a password.
+    case database(cache: String, operation: String, message: String)
 
     /// What an SQLite operation failed at.
     public enum SQLiteFailure: Sendable, Equatable {
@@ -31,8 +36,8 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isWriteFailure: Bool {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
-        case .readOnly: return true
-        case .missingFile, .notMBTiles, .unusableTile: return false
+        case .readOnly, .unavailable: return true
+        case .missingFile, .notMBTiles, .unusableTile, .database: return false
         }
     }
 
@@ -52,6 +57,10 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cache: \(path) cannot be written: \(reason)"
         case .unusableTile(let path, let tile, let reason):
             return "cache: \(path): tile \(tile): \(reason)"
+        case .unavailable(let cache, let reason):
+            return "cache: \(cache) is unavailable: \(reason)"
+        case .database(let cache, let operation, let message):
+            return "cache: \(cache): \(operation) failed: \(message)"
         }
     }
 }

@@ -1,10 +1,17 @@
 import Foundation
 
-/// Where a command finds its MBTiles caches: one given file for every style, or one file per
-/// style (`<style>.mbtiles`) in a directory.
+/// Where a command finds its tile caches: one given MBTiles file for every style, one file per
+/// style (`<style>.mbtiles`) in a directory, or a PostgreSQL database shared by several
+/// instances, holding every style's tiles and the stored routes.
 public enum CacheLocation: Sendable, Equatable {
     case file(String)
     case directory(String)
+    case postgres(PostgresAddress)
+
+    /// `--cache`'s value: a `postgres://` address, else an MBTiles file.
+    public static func parsing(cacheOption text: String) throws(CacheError) -> CacheLocation {
+        PostgresAddress.isPostgresURL(text) ? .postgres(try PostgresAddress(parsing: text)) : .file(text)
+    }
 
     /// The directory used when none is given: `$MAPFRAME_CACHE_DIR`, else
     /// `$XDG_CACHE_HOME/mapframe`, else `~/.cache/mapframe`.
@@ -14,24 +21,56 @@ public enum CacheLocation: Sendable, Equatable {
         return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/mapframe"
     }
 
-    /// The cache file for a style.
-    public func path(for style: String) -> String {
+    /// The kind of backend the location's caches are.
+    public var backendKind: CacheBackendKind {
+        if case .postgres = self { return .postgres }
+        return .mbtiles
+    }
+
+    /// The MBTiles file for a style; nil for a database.
+    public func path(for style: String) -> String? {
         switch self {
         case .file(let path): return path
         case .directory(let directory): return directory + "/" + style + ".mbtiles"
+        case .postgres: return nil
         }
     }
 
-    /// Opens a style's cache. Read-only, nothing is ever written to it (see
+    /// Opens a style's cache. Read-only, nothing is ever written to a file (see
     /// `MBTilesCache.init(openingExisting:readOnly:)`). Otherwise it is opened for writing
     /// where it can be written. A missing file is created, with its directory, only for a
     /// style's file in a directory and with `createIfMissing`; a file named on its own must exist.
-    public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
-        let path = self.path(for: style)
-        guard case .directory(let directory) = self, createIfMissing else {
-            return try MBTilesCache(openingExisting: path, readOnly: readOnly)
+    /// A database's tables are made, or brought up to date, on first use.
+    public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> any TileCacheBackend {
+        switch self {
+        case .postgres(let address):
+            return PostgresTileCache(database: try PostgresCacheDatabase.open(address), style: style)
+        case .file(let path):
+            return MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: readOnly))
+        case .directory(let directory):
+            let path = directory + "/" + style + ".mbtiles"
+            guard createIfMissing else { return MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: readOnly)) }
+            if readOnly, FileManager.default.fileExists(atPath: path) { return MBTilesBackend(try MBTilesCache(openingExisting: path)) }
+            try Self.makeDirectory(directory)
+            return MBTilesBackend(try MBTilesCache(creatingIfNeeded: path))
         }
-        if readOnly, FileManager.default.fileExists(atPath: path) { return try MBTilesCache(openingExisting: path) }
+    }
+
+    /// Opens the store of routes the server draws: `routes.sqlite` in a directory (made if
+    /// missing), or the database's routes; nil for a single file, which has no place for them.
+    public func openRouteStore(quota: RouteQuota) throws(CacheError) -> (any RouteStore)? {
+        switch self {
+        case .postgres(let address):
+            return PostgresRouteStore(database: try PostgresCacheDatabase.open(address), quota: quota)
+        case .directory(let directory):
+            try Self.makeDirectory(directory)
+            return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
+        case .file:
+            return nil
+        }
+    }
+
+    private static func makeDirectory(_ directory: String) throws(CacheError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -39,6 +78,16 @@ public enum CacheLocation: Sendable, Equatable {
                 path: directory, operation: "create the cache directory", message: "\(error.localizedDescription)", failure: .write
             )
         }
-        return try MBTilesCache(creatingIfNeeded: path)
+    }
+}
+
+extension CacheLocation: CustomStringConvertible {
+    /// The file, the directory, or the database's address (never a password).
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .directory(let directory): directory
+        case .postgres(let address): address.description
+        }
     }
 }

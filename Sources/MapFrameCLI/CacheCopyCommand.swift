@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import MapGeometry
+import TileStore
+
+extension CacheCommand {
+    /// `mapframe cache copy FROM TO`: tiles, their freshness, and routes, between MBTiles and
+    /// PostgreSQL in either direction.
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy tiles, their freshness and stored routes from one cache to another.",
+            discussion: """
+                FROM and TO are each a postgres://user@host:port/db address (the password from $PGPASSWORD or a \
+                pgpass file), a directory of <style>.mbtiles files (and routes.sqlite), or one .mbtiles file. \
+                A seeded MBTiles cache warms a cluster's database; a database's tiles export to files. Tiles \
+                already in TO are replaced by FROM's; routes keep their ids, and those TO already holds stay. \
+                Each page of tiles is written in one transaction, so an interrupted copy leaves whole tiles \
+                and can be run again.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Where to copy from.", valueName: "from"))
+        var from: String
+        @Argument(help: ArgumentHelp("Where to copy to; a directory or file is created if missing.", valueName: "to"))
+        var to: String
+        @Option(help: ArgumentHelp("Copy only this style (for one .mbtiles file: the style its tiles are; default: the file's name).", valueName: "style"))
+        var style: String?
+
+        /// Tiles read and written at a time.
+        static let pageSize = 500
+
+        func run() throws {
+            let source = try Self.location(from, isDestination: false)
+            let destination = try Self.location(to, isDestination: true)
+            guard source != destination else { throw InputError(description: "copy: FROM and TO are the same cache, \(source)") }
+            let styles = try styles(in: source)
+            guard !styles.isEmpty else { throw InputError(description: "copy: \(source) holds no tiles to copy") }
+            if case .file = destination, styles.count > 1 {
+                throw InputError(description: "copy: \(to) is one file, and \(source) holds \(styles.count) styles (\(styles.joined(separator: ", "))); name one with --style")
+            }
+            if case .file(let path) = destination, !FileManager.default.fileExists(atPath: path) {
+                _ = try MBTilesCache(creatingIfNeeded: path)
+            }
+            let catalog = StyleCatalog.builtin
+            for style in styles {
+                let reader = try source.openCache(for: style, readOnly: true, createIfMissing: false)
+                let writer = try destination.openCache(for: style, readOnly: false, createIfMissing: true)
+                let copied = try Self.copyTiles(from: reader, to: writer, style: style)
+                try writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.attribution ?? "")
+                print("\(style): copied \(copied) tiles from \(reader.name) to \(writer.name)")
+            }
+            if Self.holdsRoutes(source), let routes = try source.openRouteStore(quota: Self.copyQuota),
+               let into = try destination.openRouteStore(quota: Self.copyQuota) {
+                let (copied, kept) = try Self.copyRoutes(from: routes, to: into)
+                print("routes: copied \(copied); \(kept) already there")
+            }
+        }
+
+        /// Whether `location` has routes to copy, without making a route store where there is none.
+        static func holdsRoutes(_ location: CacheLocation) -> Bool {
+            switch location {
+            case .postgres: true
+            case .directory(let directory): FileManager.default.fileExists(atPath: directory + "/routes.sqlite")
+            case .file: false
+            }
+        }
+
+        /// No quota stands in a copy's way: the server applies its own when routes are added.
+        static let copyQuota = RouteQuota(maxRoutes: .max / 2, maxPoints: .max / 2)
+
+        /// `text` as a cache location: a database, a directory, or a file.
+        static func location(_ text: String, isDestination: Bool) throws -> CacheLocation {
+            if PostgresAddress.isPostgresURL(text) { return try CacheLocation.parsing(cacheOption: text) }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? .directory(text) : .file(text)
+            }
+            guard isDestination else { throw InputError(description: "copy: \(text) does not exist; expected a postgres:// address, a cache directory or an .mbtiles file") }
+            return text.hasSuffix(".mbtiles") ? .file(text) : .directory(text)
+        }
+
+        /// The styles to copy: `--style`, else every style the source holds.
+        func styles(in source: CacheLocation) throws -> [String] {
+            if let style { return [style] }
+            switch source {
+            case .postgres(let address):
+                return try PostgresTileCache.styles(in: PostgresCacheDatabase.open(address))
+            case .directory(let directory):
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+                return names.filter { $0.hasSuffix(".mbtiles") }.map { String($0.dropLast(".mbtiles".count)) }.sorted()
+            case .file(let path):
+                return [URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent]
+            }
+        }
+
+        /// Copies every tile a page at a time, showing progress; returns how many were copied.
+        static func copyTiles(from reader: any TileCacheBackend, to writer: any TileCacheBackend, style: String) throws -> Int {
+            let total = try reader.statistics(at: Date()).tileCount
+            let progress = CopyProgress(style: style, total: total, terminal: isatty(STDERR_FILENO) == 1)
+            var after: TileID?
+            var copied = 0
+            while true {
+                let page = try reader.tiles(after: after, limit: pageSize)
+                guard let last = page.last else { break }
+                try writer.storeCopies(page)
+                copied += page.count
+                after = last.tile
+                progress.show(copied)
+            }
+            progress.finish(copied)
+            return copied
+        }
+
+        /// Copies the routes TO lacks, keeping their ids; returns how many were copied and kept.
+        static func copyRoutes(from source: any RouteStore, to destination: any RouteStore) throws -> (copied: Int, kept: Int) {
+            var (copied, kept) = (0, 0)
+            for route in try source.allRoutes() {
+                if try destination.route(id: route.id) != nil {
+                    kept += 1
+                } else {
+                    try destination.add(route)
+                    copied += 1
+                }
+            }
+            return (copied, kept)
+        }
+    }
+}
+
+/// A copy's progress on standard error: a bar redrawn in place on a terminal, else a line at
+/// every tenth of the way.
+struct CopyProgress {
+    let style: String
+    let total: Int
+    let terminal: Bool
+    private static let barWidth = 30
+
+    func show(_ done: Int) {
+        if terminal {
+            let filled = total == 0 ? Self.barWidth : min(Self.barWidth, done * Self.barWidth / total)
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled)
+            FileHandle.standardError.write(Data("\r\(style) [\(bar)] \(done)/\(total) tiles".utf8))
+        } else if total > 0, done * 10 / total > (done - min(done, CacheCommand.Copy.pageSize)) * 10 / total {
+            FileHandle.standardError.write(Data("\(style): \(done)/\(total) tiles\n".utf8))
+        }
+    }
+
+    func finish(_ done: Int) {
+        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import MapGeometry
+import PostgresNIO
+
+/// Routes in a PostgreSQL database that several MapFrame instances share: a route posted to one
+/// instance draws on all of them. The quota holds over the whole database: adds take turns under
+/// an advisory lock, so two instances cannot both take the last place.
+public final class PostgresRouteStore: RouteStore {
+    public let database: PostgresCacheDatabase
+    public let quota: RouteQuota
+    /// Routes read lately. A route never changes once stored; one deleted through another
+    /// instance may be drawn here until it leaves this memory.
+    private let recent = LRUCache<String, StoredRoute>(capacity: 256)
+    /// The two-key advisory lock that adds take turns under.
+    private static let addLock: (Int32, Int32) = (PostgresSchema.migrationLock.0, 2)
+
+    public init(database: PostgresCacheDatabase, quota: RouteQuota = RouteQuota()) {
+        self.database = database
+        self.quota = quota
+    }
+
+    public func add(_ line: RouteLine, at date: Date) throws -> StoredRoute {
+        try add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
+    }
+
+    /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
+    @discardableResult
+    public func add(_ route: StoredRoute) throws -> StoredRoute {
+        let quota = quota
+        let lengths = route.line.parts.count > 1 ? RouteCoding.packLengths(route.line.parts.map(\.count)) : nil
+        let refusal: RouteQuotaExceeded? = try database.blocking("store a route") { client in
+            try await client.withTransaction(logger: PostgresCacheDatabase.quietLogger) { connection in
+                let logger = PostgresCacheDatabase.quietLogger
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.addLock.0), \(Self.addLock.1))", logger: logger)
+                let totals = try await connection.query("SELECT count(*), coalesce(sum(point_count), 0) FROM mapframe_routes", logger: logger)
+                for try await (routes, points) in totals.decode((Int, Int).self) {
+                    do throws(RouteQuotaExceeded) {
+                        try quota.checkRoom(routes: routes, points: points, adding: route.line.pointCount)
+                    } catch {
+                        return error
+                    }
+                }
+                try await connection.query("""
+                    INSERT INTO mapframe_routes (id, created_at, coordinates, part_lengths, point_count)
+                    VALUES (\(route.id), \(route.createdAt.timeIntervalSince1970), \(RouteCoding.pack(route.line)), \(lengths), \(route.line.pointCount))
+                    """, logger: logger)
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        recent.insert(route, for: route.id)
+        return route
+    }
+
+    public func route(id: String) throws(CacheError) -> StoredRoute? {
+        if let route = recent.value(for: id) { return route }
+        let stored: (Double, Data, Data?)? = try database.blocking("read route '\(id)'") { client in
+            let rows = try await client.query("SELECT created_at, coordinates, part_lengths FROM mapframe_routes WHERE id = \(id)")
+            for try await row in rows.decode((Double, Data, Data?).self) { return row }
+            return nil
+        }
+        guard let (createdAt, coordinates, lengths) = stored else { return nil }
+        let points = RouteCoding.unpack(coordinates)
+        guard let line = RouteCoding.line(points, partLengths: lengths.map(RouteCoding.unpackLengths)) else {
+            throw CacheError.database(
+                cache: database.address.description, operation: "read route '\(id)'",
+                message: "its \(points.count) points do not make a route (at least \(RouteLine.minimumPointsPerPart) a part)"
+            )
+        }
+        let route = StoredRoute(id: id, line: line, createdAt: Date(timeIntervalSince1970: createdAt))
+        recent.insert(route, for: id)
+        return route
+    }
+
+    public func page(limit: Int, after cursor: String?) throws -> RoutePage {
+        let start = try cursor.map { text throws(InvalidRouteCursor) in try RouteCursor(text) }
+        return try database.blocking("list routes") { client in
+            let rows = try await client.query("""
+                SELECT id, created_at FROM mapframe_routes
+                WHERE \(start == nil) OR created_at < \(start?.createdAt ?? 0) OR (created_at = \(start?.createdAt ?? 0) AND id < \(start?.id ?? ""))
+                ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
+                """)
+            var found: [RouteCursor] = []
+            for try await (id, createdAt) in rows.decode((String, Double).self) { found.append(RouteCursor(createdAt: createdAt, id: id)) }
+            var total = 0
+            for try await (count,) in try await client.query("SELECT count(*) FROM mapframe_routes").decode((Int,).self) { total = count }
+            let more = found.count > limit
+            found = Array(found.prefix(limit))
+            return RoutePage(ids: found.map(\.id), next: more ? found.last?.text : nil, total: total)
+        }
+    }
+
+    public func delete(id: String) throws(CacheError) -> Bool {
+        recent.remove(id)
+        return try database.blocking("delete route '\(id)'") { client in
+            var deleted = false
+            for try await _ in try await client.query("DELETE FROM mapframe_routes WHERE id = \(id) RETURNING 1") { deleted = true }
+            return deleted
+        }
+    }
+}
