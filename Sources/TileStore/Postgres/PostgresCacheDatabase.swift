@@ -32,7 +32,7 @@ public final class PostgresCacheDatabase: Sendable {
     /// postgres-nio's own logging, which only says what the errors MapFrame reports say.
     static let quietLogger: Logger = {
         var logger = Logger(label: "mapframe.postgres")
-        logger.logLevel = ProcessInfo.processInfo.environment["MAPFRAME_PG_TRACE"] != nil ? .trace : .critical
+        logger.logLevel = .critical
         return logger
     }()
 
