@@ -58,8 +58,7 @@ public final class MapServerApp: Sendable {
     /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and returns.
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        var logger = Logger(label: "mapframe")
-        logger.logLevel = .warning
+        let logger = configuration.logger
         let flusher = PeriodicFlush(tiles: tiles)
         let (tiles, counters, limits) = (tiles, requestCounters, configuration.connectionLimits)
         let openConnections = OpenConnections(limit: connectionCap(logger: logger))
