@@ -134,6 +134,7 @@ let package = Package(
                 "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
                 "Screens", "StrictJSON", "GTFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -106,10 +106,10 @@ grep '^frames' "$results" | sed 's/^/   /'
 
 # ---------------------------------------------------------------------------------------------
 # start_mapframe NAME ARGS...: starts `mapframe serve` on a free port, sets mapframe_url and
-# mapframe_pid.
+# mapframe_pid. Without request lines (--log-level warning), as nginx here runs with access_log off.
 start_mapframe() {
   local name=$1; shift
-  "$mapframe" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 "$@" \
+  "$mapframe" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 --log-level warning "$@" \
     > "$work/$name.out" 2> "$work/$name.err" &
   mapframe_pid=$!
   pids+=("$mapframe_pid")

@@ -29,6 +29,7 @@ case "${1:-test}" in
     packages+=(
       nginx wrk hyperfine  # the static-file server the tile benchmarks compare with, and the load
       python3 python3-venv curl  # the peers' virtual environment, and reaching the servers
+      postgresql         # the shared tile cache measured against SQLite (server and psql)
     )
     ;;
   test)
@@ -37,7 +38,8 @@ case "${1:-test}" in
       python3          # a second MBTiles reader in the tests
       curl             # a second HTTP client in the upstream simulator's tests
       chromium         # the viewer page's browser test (headless)
-      util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests
+      util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests; runuser
+      postgresql       # throwaway clusters (initdb, pg_ctl, psql) for the shared tile cache's tests
     )
     ;;
   *) echo "usage: $0 [build|serve|bench|test]" >&2; exit 2 ;;

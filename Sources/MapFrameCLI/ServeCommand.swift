@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFS
+import Logging
 import MapServer
 import NIOCore
 import NIOPosix
@@ -80,6 +81,18 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var gtfs: [String] = []
 
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "The least severe events logged to standard error; a line per request is info.",
+        valueName: Logger.Level.allCases.map(\.rawValue).joined(separator: "|")
+    ))
+    var logLevel = Logger.Level.info.rawValue
+
+    @Option(name: .customLong("log-format"), help: ArgumentHelp(
+        "How log lines are written: text, or json (one object a line, for log collectors).",
+        valueName: LogFormat.allCases.map(\.rawValue).joined(separator: "|")
+    ))
+    var logFormat = LogFormat.text.rawValue
+
     func validate() throws {
         if let sharedCache {
             guard cacheDirectory == nil else { throw ValidationError("--cache and --cache-dir are alternatives; give one of them") }
@@ -104,6 +117,23 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...16).contains(renderThreads) else { throw ValidationError("--render-threads: \(renderThreads) is outside 1...16") }
         guard (1...10_000).contains(renderQueue) else { throw ValidationError("--render-queue: \(renderQueue) is outside 1...10000") }
         _ = try TransitFeedArgument.parse(gtfs)
+        _ = try logger()
+    }
+
+    /// The logger `--log-level` and `--log-format` ask for.
+    private func logger() throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level: '\(logLevel)' is not allowed; expected \(Self.alternatives(Logger.Level.allCases.map(\.rawValue)))")
+        }
+        guard let format = LogFormat(rawValue: logFormat) else {
+            throw ValidationError("--log-format: '\(logFormat)' is not allowed; expected \(Self.alternatives(LogFormat.allCases.map(\.rawValue)))")
+        }
+        return .mapFrameServer(level: level, format: format)
+    }
+
+    /// "a, b or c".
+    private static func alternatives(_ words: [String]) -> String {
+        words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
 
     func run() async throws {
@@ -116,7 +146,8 @@ struct ServeCommand: AsyncParsableCommand {
             writeToken: try WriteToken.read(file: writeTokenFile), anonymousWritesAllowed: allowAnonymousWrites,
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
             publicURL: try publicURL.map(PublicURLArgument.normalised),
-            transitFeeds: try TransitFeedArgument.load(gtfs)
+            transitFeeds: try TransitFeedArgument.load(gtfs),
+            logger: try logger()
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.

@@ -29,6 +29,7 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let tiles: TileService
     private let counters: RequestCounters
+    private let requestLog: RequestLog
     /// The response encoder's context: bytes written through it go to the socket as they are.
     private var socketSide: ChannelHandlerContext?
     /// The requests passed on whose answers have not ended, oldest first: whether each is a HEAD.
@@ -48,9 +49,10 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// it never sees otherwise.
     struct AnsweredHere {}
 
-    init(tiles: TileService, counters: RequestCounters) {
+    init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog) {
         self.tiles = tiles
         self.counters = counters
+        self.requestLog = requestLog
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -64,10 +66,11 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            let start = ContinuousClock.now
             // A client that does not read its answers gets the router, which waits for the socket.
             if passedOn.isEmpty, context.channel.isWritable, let socketSide, let image = cachedTile(for: request) {
                 answeredHere = true
-                answer(request, with: image, through: socketSide)
+                answer(request, with: image, through: socketSide, since: start)
                 context.fireUserInboundEventTriggered(AnsweredHere())
                 return
             }
@@ -103,15 +106,22 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         return tiles.memoryHit(style: address.style, z: address.z, x: address.x, y: address.y)
     }
 
-    private func answer(_ request: HTTPRequestHead, with image: EncodedImage, through socketSide: ChannelHandlerContext) {
+    private func answer(
+        _ request: HTTPRequestHead, with image: EncodedImage, through socketSide: ChannelHandlerContext, since start: ContinuousClock.Instant
+    ) {
         let notModified = image.isNotModified(ifNoneMatch: request.headers["If-None-Match"])
+        let sendsBody = !notModified && request.method == .GET
         socketSide.write(NIOAny(IOData.byteBuffer(notModified ? image.http1NotModifiedHead : image.http1Head)), promise: nil)
         socketSide.write(NIOAny(IOData.byteBuffer(dateLine.now())), promise: nil)
-        if !notModified, request.method == .GET {
+        if sendsBody {
             socketSide.write(NIOAny(IOData.byteBuffer(image.body)), promise: nil)
         }
         socketSide.flush()
         count(HTTPAnswerKind(isHead: request.method == .HEAD, notModified: notModified))
+        requestLog.record(
+            method: request.method == .HEAD ? .head : .get, target: request.uri, status: notModified ? 304 : 200,
+            bodyBytes: sendsBody ? image.body.readableBytes : 0, since: start
+        )
     }
 
     private func count(_ kind: HTTPAnswerKind) {

@@ -24,6 +24,7 @@ public final class MapServerApp: Sendable {
     let publicURLs: PublicURLs
     private let viewer: ViewerAssets
     private let requestCounters = RequestCounters()
+    private let requestLog: RequestLog
     /// Where request bodies are parsed and stored routes written: a 5 MB body can take a second
     /// or more to read, which on Swift's cooperative threads (one per core) would hold up every
     /// other request. One thread, so parsing never takes more than one core; past a few waiting
@@ -34,6 +35,7 @@ public final class MapServerApp: Sendable {
         // Before any metric is made, or it would go to the no-op default and never be seen.
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
+        requestLog = RequestLog(logger: configuration.logger)
         guard let routes = try configuration.cacheLocation.openRouteStore(quota: configuration.routeQuota) else {
             preconditionFailure("the server's cache location is a directory or a database, never a single file")
         }
@@ -60,16 +62,15 @@ public final class MapServerApp: Sendable {
     /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and returns.
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        var logger = Logger(label: "mapframe")
-        logger.logLevel = .warning
+        let logger = configuration.logger
         let flusher = PeriodicFlush(tiles: tiles)
-        let (tiles, counters, limits) = (tiles, requestCounters, configuration.connectionLimits)
+        let (tiles, counters, limits, requestLog) = (tiles, requestCounters, configuration.connectionLimits, requestLog)
         let openConnections = OpenConnections(limit: connectionCap(logger: logger))
         let app = Application(
             router: router(),
             server: HTTPServerBuilder { responder in
                 TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
-                    CachedTileFastPath(tiles: tiles, counters: counters)
+                    CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog)
                 }
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: MapServerApp.serverName),
@@ -97,7 +98,8 @@ public final class MapServerApp: Sendable {
     func router() -> Router<MapRequestContext> {
         // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
         let router = Router(context: MapRequestContext.self, options: .autoGenerateHeadEndpoints)
-        // Metrics see the final status, after errors have become JSON answers.
+        // The log and metrics see the final status, after errors have become JSON answers.
+        router.add(middleware: RequestLoggingMiddleware(log: requestLog))
         router.add(middleware: RequestCountingMiddleware(counters: requestCounters))
         router.add(middleware: ResponseHeadersMiddleware())
 

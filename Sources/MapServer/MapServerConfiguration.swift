@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import Logging
 import TileStore
 
 /// Everything `mapframe serve` is told.
@@ -54,6 +55,9 @@ public struct MapServerConfiguration: Sendable {
     /// GTFS feeds loaded at start-up (`serve --gtfs NAME=PATH`), by name: a scene posted to
     /// `/frame` names its transit feed by one of these names, never by a path.
     public var transitFeeds: [String: GTFSFeed]
+    /// Where the server logs: a line per request at `info`, and what goes wrong. By default only
+    /// warnings and worse, as text; `mapframe serve` sets it from `--log-level` and `--log-format`.
+    public var logger: Logger
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, catalog: StyleCatalog = .builtin,
@@ -62,7 +66,8 @@ public struct MapServerConfiguration: Sendable {
         maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, leafletDirectory: String = "/usr/share/javascript/leaflet",
-        memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:]
+        memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],
+        logger: Logger = .mapFrameServer(level: .warning, format: .text)
     ) {
         self.host = host
         self.port = port
@@ -85,6 +90,7 @@ public struct MapServerConfiguration: Sendable {
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
         self.transitFeeds = transitFeeds
+        self.logger = logger
     }
 }
 

@@ -1,0 +1,145 @@
+import Foundation
+import MapFrameTestSupport
+import MapGeometry
+import Testing
+
+/// `mapframe serve` logs a line per request to standard error, as text or JSON, whether the
+/// router or memory answers, and never logs a secret.
+@Suite struct RequestLogTests {
+    static let tile = TileID.containing(Fixtures.cambridge, zoom: 16)
+
+    /// One request as its log line tells it.
+    struct LoggedRequest: Equatable, CustomStringConvertible {
+        var method: String
+        var path: String
+        var status: Int
+        var bytes: Int
+
+        var description: String { "\(method) \(path) \(status) \(bytes)" }
+    }
+
+    /// What a server was asked, and everything it wrote to standard error until it exited.
+    struct Session {
+        let tileBytes: Int
+        let notFoundBytes: Int
+        let standardError: String
+
+        /// What the log must say of the requests `run` makes: the router answers the first and
+        /// the last, memory the two between.
+        var expected: [LoggedRequest] {
+            let path = Fixtures.tilePath(RequestLogTests.tile)
+            return [
+                LoggedRequest(method: "GET", path: path, status: 200, bytes: tileBytes),
+                LoggedRequest(method: "GET", path: path, status: 200, bytes: tileBytes),
+                LoggedRequest(method: "HEAD", path: path, status: 200, bytes: 0),
+                LoggedRequest(method: "GET", path: "/no/such/page", status: 404, bytes: notFoundBytes),
+            ]
+        }
+    }
+
+    /// Starts `mapframe serve` on the fixture tiles with `arguments`, makes `requests` (or, by
+    /// default, those `Session.expected` describes), stops it with SIGTERM and returns its log.
+    func run(_ arguments: [String], requests: ((Int) async throws -> Void)? = nil) async throws -> Session {
+        let cache = try TemporaryDirectory("request-log")
+        defer { cache.remove() }
+        try Fixtures.installOSMCache(in: cache.path)
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"] + arguments)
+        var tileBytes = 0, notFoundBytes = 0
+        if let requests {
+            try await requests(server.port)
+        } else {
+            let path = Fixtures.tilePath(Self.tile)
+            let first = try await HTTP.send("GET", path, port: server.port)
+            // Kept alive: memory answers the tile twice; the last request asks to close.
+            let replies = try await HTTP.pipelined([("GET", path), ("HEAD", path), ("GET", "/no/such/page")], port: server.port)
+            #expect(first.status == 200 && replies.map(\.status) == [200, 200, 404], "\(first) \(replies)")
+            tileBytes = first.body.count
+            notFoundBytes = replies.last?.body.count ?? 0
+        }
+        server.send(SIGTERM)
+        #expect(try await server.waitForExit() == 0, "\(server.standardError)")
+        return Session(tileBytes: tileBytes, notFoundBytes: notFoundBytes, standardError: server.standardError)
+    }
+
+    @Test func textLinesTellEveryRequest() async throws {
+        let session = try await run([])
+        // swift-log's text line: "<time> info mapframe: bytes=... duration_ms=... method=... path=... status=... [MapServer] request".
+        let lines = session.standardError.split(separator: "\n").filter { $0.hasSuffix("] request") }
+        var logged: [LoggedRequest] = []
+        for line in lines {
+            #expect(line.contains(" info mapframe: "), "\(line)")
+            let fields = Dictionary(line.matches(of: /(\w+)=(\S+)/).map { (String($0.1), String($0.2)) }) { $1 }
+            let duration = try #require(fields["duration_ms"].flatMap(Double.init), "\(line)")
+            #expect(duration >= 0)
+            logged.append(LoggedRequest(
+                method: fields["method"] ?? "", path: fields["path"] ?? "", status: Int(fields["status"] ?? "") ?? 0, bytes: Int(fields["bytes"] ?? "") ?? -1
+            ))
+        }
+        #expect(logged == session.expected, "\(session.standardError)")
+    }
+
+    @Test func jsonLinesAreObjectsWithTheFieldsAsFields() async throws {
+        let session = try await run(["--log-format", "json"])
+        var logged: [LoggedRequest] = []
+        for line in session.standardError.split(separator: "\n") {
+            // Every line, not only the requests', is one JSON object.
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            let time = try #require(object["time"] as? String, "\(line)")
+            #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(time)")
+            #expect(object["level"] is String && object["message"] is String, "\(line)")
+            guard object["message"] as? String == "request" else { continue }
+            #expect(object["level"] as? String == "info")
+            // Numbers are JSON numbers, not strings.
+            let status = try #require(object["status"] as? Int, "\(line)")
+            let bytes = try #require(object["bytes"] as? Int, "\(line)")
+            let duration = try #require(object["duration_ms"] as? Double, "\(line)")
+            #expect(duration >= 0)
+            logged.append(LoggedRequest(
+                method: object["method"] as? String ?? "", path: object["path"] as? String ?? "", status: status, bytes: bytes
+            ))
+        }
+        #expect(logged == session.expected, "\(session.standardError)")
+    }
+
+    /// Even at the most talkative level, neither a query parameter that may be a key nor the
+    /// Authorization header reaches the log, in either format; other parameters are kept.
+    @Test(arguments: ["text", "json"])
+    func secretsAreNeverLogged(format: String) async throws {
+        let secrets = ["secret123", "bearer-token-0123456789", "s3cr3t-apikey", "hunter2", "encoded-name-secret"]
+        let query = "?key=secret123&zoom=5&ApiKey=s3cr3t-apikey&password=hunter2&%6Bey=encoded-name-secret"
+        let session = try await run(["--log-level", "trace", "--log-format", format]) { port in
+            for path in ["/tiles/osm.json" + query, Fixtures.tilePath(Self.tile) + query, "/healthz" + query] {
+                let reply = try await HTTP.send("GET", path, port: port, headers: [("Authorization", "Bearer bearer-token-0123456789")])
+                #expect(reply.status < 500, "\(path): \(reply)")
+            }
+        }
+        for secret in secrets {
+            #expect(!session.standardError.contains(secret), "\(secret) was logged: \(session.standardError)")
+        }
+        let redacted = "?key=REDACTED&zoom=5&ApiKey=REDACTED&password=REDACTED&%6Bey=REDACTED"
+        #expect(session.standardError.components(separatedBy: "/healthz" + redacted).count == 2, "\(session.standardError)")
+        #expect(session.standardError.components(separatedBy: redacted).count == 4, "\(session.standardError)")
+    }
+
+    @Test func warningLevelLeavesRequestsOut() async throws {
+        let session = try await run(["--log-level", "warning"])
+        #expect(session.tileBytes > 0)
+        #expect(!session.standardError.contains("request"), "\(session.standardError)")
+    }
+
+    @Test(arguments: [
+        (["--log-level", "verbose"], "--log-level: 'verbose' is not allowed; expected trace, debug, info, notice, warning, error or critical"),
+        (["--log-level", "INFO"], "--log-level: 'INFO' is not allowed; expected trace, debug, info, notice, warning, error or critical"),
+        (["--log-format", "xml"], "--log-format: 'xml' is not allowed; expected text or json"),
+    ])
+    func badLogOptionsAreRefused(arguments: [String], message: String) throws {
+        let cache = try TemporaryDirectory("bad-log-option")
+        defer { cache.remove() }
+        let result = try runProgram(
+            try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cache.path, "--offline"] + arguments, in: cache.url
+        )
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(message), "\(result)")
+        #expect(!result.standardOutput.contains("serving"), "\(result)")
+    }
+}
