@@ -74,6 +74,7 @@ let package = Package(
                 "MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

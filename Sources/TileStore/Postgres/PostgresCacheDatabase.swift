@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 import Synchronization
 
@@ -26,6 +27,9 @@ public final class PostgresCacheDatabase: Sendable {
     private let lockConnectionConfiguration: PostgresConnection.Configuration
     private let lockConnection = Mutex<PostgresConnection?>(nil)
     private let executor = PostgresTaskExecutor(threads: 2)
+    /// The client's network work runs on a thread of its own, so that a caller blocking an event
+    /// loop of the server's (where Swift tasks run in `mapframe serve`) never holds it up.
+    private let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let outage = Mutex<Outage?>(nil)
     private let logger = PostgresCacheDatabase.quietLogger
 
@@ -66,9 +70,9 @@ public final class PostgresCacheDatabase: Sendable {
         )
         configuration.options.maximumConnections = Self.maximumConnections
         configuration.options.connectTimeout = Self.statementTimeout
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Self.quietLogger)
+        let client = PostgresClient(configuration: configuration, eventLoopGroup: eventLoops, backgroundLogger: Self.quietLogger)
         self.client = client
-        runner = Task { await client.run() }
+        runner = Task(executorPreference: executor) { await client.run() }
         var lockConfiguration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.user, password: password, database: address.database, tls: .disable
         )
@@ -98,7 +102,11 @@ public final class PostgresCacheDatabase: Sendable {
     func blocking<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws(CacheError) -> T {
         let answer = OneAnswer<Result<T, CacheError>>()
         Task(executorPreference: executor) { answer.give(await self.outcome(operation, body)) }
-        return try answer.wait().get()
+        // `outcome` ends within the statement timeout; the margin only guards against a stall.
+        guard let result = answer.wait(upTo: Self.statementTimeout + .seconds(1)) else {
+            throw markUnavailable("it did not answer within \(Self.statementTimeout.components.seconds) s")
+        }
+        return try result.get()
     }
 
     /// Runs `body` with the pool, waiting at most `statementTimeout`.
@@ -109,7 +117,7 @@ public final class PostgresCacheDatabase: Sendable {
     private func outcome<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async -> Result<T, CacheError> {
         if let reason = activeOutage() { return .failure(.unavailable(cache: address.description, reason: reason)) }
         let client = client
-        let result = await Self.racing(Self.statementTimeout) { try await body(client) }
+        let result = await racing(Self.statementTimeout) { try await body(client) }
         switch result {
         case .answered(.success(let value)):
             outage.withLock { $0 = nil }
@@ -155,13 +163,14 @@ public final class PostgresCacheDatabase: Sendable {
     }
 
     /// What came first: `body`'s result or the end of `timeout`. A body still running then is
-    /// cancelled and left to end by itself, so that the caller never waits past `timeout`.
-    private static func racing<T: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async -> Race<T> {
+    /// cancelled and left to end by itself, so that the caller never waits past `timeout`. Both
+    /// run on the client's own threads.
+    private func racing<T: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async -> Race<T> {
         let answer = OneAnswer<Race<T>>()
-        let work = Task {
+        let work = Task(executorPreference: executor) {
             do { answer.give(.answered(.success(try await body()))) } catch { answer.give(.answered(.failure(error))) }
         }
-        let timer = Task {
+        let timer = Task(executorPreference: executor) {
             try? await Task.sleep(for: timeout)
             answer.give(.timedOut)
         }
@@ -182,7 +191,7 @@ public final class PostgresCacheDatabase: Sendable {
     /// connection cannot be had (the caller fetches alone).
     func tryLock(_ key: Int64) async -> Bool? {
         guard activeOutage() == nil, let connection = await lockingConnection() else { return nil }
-        let answer = await Self.racing(Self.statementTimeout) { () async throws -> Bool in
+        let answer = await racing(Self.statementTimeout) { () async throws -> Bool in
             let rows = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: self.logger)
             for try await (locked,) in rows.decode((Bool,).self) { return locked }
             return false
@@ -198,7 +207,7 @@ public final class PostgresCacheDatabase: Sendable {
     func unlock(_ key: Int64) {
         guard let connection = lockConnection.withLock({ $0 }) else { return }
         Task {
-            _ = await Self.racing(Self.statementTimeout) { try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: self.logger) }
+            _ = await racing(Self.statementTimeout) { try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: self.logger) }
         }
     }
 
@@ -206,14 +215,16 @@ public final class PostgresCacheDatabase: Sendable {
     /// when it cannot be had now.
     private func lockingConnection() async -> PostgresConnection? {
         if let connection = lockConnection.withLock({ $0 }), !connection.isClosed { return connection }
-        let answer = await Self.racing(Self.statementTimeout) { try await self.connectLockConnection() }
+        let answer = await racing(Self.statementTimeout) { try await self.connectLockConnection() }
         guard case .answered(.success(let connection)) = answer else { return nil }
         return connection
     }
 
     /// Connects the lock connection, unless another call has meanwhile.
     private func connectLockConnection() async throws -> PostgresConnection {
-        let connection = try await PostgresConnection.connect(configuration: lockConnectionConfiguration, id: 1, logger: logger)
+        let connection = try await PostgresConnection.connect(
+            on: eventLoops.next(), configuration: lockConnectionConfiguration, id: 1, logger: logger
+        )
         return lockConnection.withLock { current in
             if let current, !current.isClosed {
                 Task { try? await connection.close() }
@@ -278,10 +289,12 @@ private final class OneAnswer<Value: Sendable>: @unchecked Sendable {
         semaphore.signal()
     }
 
-    /// Blocks until the answer is given.
-    func wait() -> Value {
-        semaphore.wait()
-        return lock.withLock { value! }
+    /// Blocks until the answer is given, or `timeout` passes (nil).
+    func wait(upTo timeout: Duration) -> Value? {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        guard semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        return lock.withLock { value }
     }
 
     /// Suspends until the answer is given.
