@@ -13,7 +13,7 @@ extension MapServerApp {
 
     func explainedFrame(_ request: Request, others: Set<String> = []) throws -> (ExplainedFrame, [String: String]) {
         let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-        let scene = try FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) { try self.routes.route(id: $0) }
+        let scene = try FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) { try self.storedRoute(id: $0) }
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })

@@ -163,7 +163,7 @@ public final class MapServerApp: Sendable {
 
         router.get("/frame.png") { request, _ in
             let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-            let scene = try FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try self.routes.route(id: $0) }
+            let scene = try FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try self.storedRoute(id: $0) }
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }
         router.get("/frame/hit") { request, _ in try self.hit(request) }
@@ -198,8 +198,17 @@ public final class MapServerApp: Sendable {
 
     func route(_ context: MapRequestContext) throws -> StoredRoute {
         let id = context.parameters.get("id") ?? ""
-        guard let route = try routes.route(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+        guard let route = try storedRoute(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
         return route
+    }
+
+    /// The route stored under `id`, or nil; 503 when the store cannot be read now.
+    func storedRoute(id: String) throws -> StoredRoute? {
+        do {
+            return try routes.route(id: id)
+        } catch {
+            throw HTTPProblem.cannotRead("route '\(id)' cannot be read", error)
+        }
     }
 
     private func tileAddress(_ context: MapRequestContext) throws -> TileAddress {

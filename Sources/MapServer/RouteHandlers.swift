@@ -65,6 +65,8 @@ extension MapServerApp {
             page = try routes.page(limit: limit, after: query["after"].map(String.init))
         } catch let error as InvalidRouteCursor {
             throw HTTPProblem.badRequest(error.description)
+        } catch let error as CacheError {
+            throw HTTPProblem.cannotRead("the routes cannot be listed", error)
         }
         return try linkedResponse(request, cacheControl: "no-cache") { base in
             var document: [String: Any] = ["routes": page.ids.map { base + "/routes/\($0)" }, "total": page.total]
@@ -128,5 +130,11 @@ extension HTTPProblem {
             status: .serviceUnavailable, message: "\(what): the server cannot write to its storage (\(error))",
             headers: [.retryAfter: MapServerApp.storageRetryAfter]
         )
+    }
+
+    /// A read the server could not make: its storage is unavailable (a shared database that is
+    /// down, say). Not the client's fault: 503, to be tried again shortly.
+    static func cannotRead(_ what: String, _ error: CacheError) -> HTTPProblem {
+        HTTPProblem(status: .serviceUnavailable, message: "\(what): \(error)", headers: [.retryAfter: "1"])
     }
 }

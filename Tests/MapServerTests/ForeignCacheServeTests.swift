@@ -15,7 +15,7 @@ import UpstreamSimulator
     static func tileCounts(port: Int) async throws -> [String: Int] {
         let reply = try await HTTP.send("GET", "/metrics", port: port)
         var counts: [String: Int] = [:]
-        for match in reply.text.matches(of: /mapframe_tile_cache_total\{result="(\w+)"\} (\d+)/) {
+        for match in reply.text.matches(of: /mapframe_tile_cache_total\{result="(\w+)"[^}]*\} (\d+)/) {
             counts[String(match.1)] = Int(match.2)
         }
         return counts

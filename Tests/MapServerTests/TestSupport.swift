@@ -264,7 +264,7 @@ final class TestServer: Sendable {
 
     /// The configuration tests start from: loopback, port 0, offline (never the real internet).
     static func configuration(cacheDirectory: String) -> MapServerConfiguration {
-        MapServerConfiguration(host: "127.0.0.1", port: 0, cacheDirectory: cacheDirectory, fetchPolicy: nil)
+        MapServerConfiguration(host: "127.0.0.1", port: 0, cacheLocation: .directory(cacheDirectory), fetchPolicy: nil)
     }
 
     /// Starts a server on a new cache directory, with the demo fixture tiles as its `osm` cache
@@ -308,7 +308,7 @@ final class TestServer: Sendable {
             task.cancel()
             throw TestSetupError(description: "the server stopped before it listened")
         }
-        return TestServer(port: port, cacheDirectory: configuration.cacheDirectory, task: task)
+        return TestServer(port: port, cacheDirectory: configuration.cacheLocation.description, task: task)
     }
 
     /// Stops the server by cancelling its task, and waits for it to end.
