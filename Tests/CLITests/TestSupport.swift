@@ -17,6 +17,13 @@ struct Workspace {
         try withTemporaryDirectory { directory in try body(Workspace(directory: directory)) }
     }
 
+    /// `with(_:)` for a body that waits.
+    static func withAsync(_ body: (Workspace) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory("workspace")
+        defer { directory.remove() }
+        try await body(Workspace(directory: directory.url))
+    }
+
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }

@@ -1,0 +1,461 @@
+import Foundation
+import MapFrameTestSupport
+import MapGeometry
+import Testing
+import UpstreamSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Several `mapframe serve` instances on one throwaway PostgreSQL cluster, with the test
+/// upstream counting what they ask it for.
+@Suite("A PostgreSQL cache shared by several instances", .enabled(if: PostgresCluster.unavailability == nil, "\(PostgresCluster.unavailability ?? "")"))
+struct SharedCacheTests {
+    /// A tile of the demo area.
+    static let tile = TileID(z: 16, x: 32_791, y: 21_724)
+
+    @Test("20 concurrent requests for one tile, spread over two instances, make one upstream request")
+    func oneFetchAcrossInstances() async throws {
+        try await SharedCacheRig.with(instances: 2, upstreamDelay: 0.4) { rig in
+            let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await HTTP.get(rig.instances[index % 2].url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers == Array(repeating: 200, count: 20), "\(answers)")
+            #expect(rig.upstream.requestCount(for: upstreamPath(Self.tile)) == 1, "\(rig.upstream.requests.map(\.path))")
+        }
+    }
+
+    @Test("a tile fetched through one instance is served by the other with no upstream request, byte for byte")
+    func tileSharedBetweenInstances() async throws {
+        try await SharedCacheRig.with(instances: 2) { rig in
+            let path = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
+            let first = try await HTTP.get(rig.instances[0].url(path))
+            #expect(first.status == 200)
+            #expect(rig.upstream.requests.count == 1)
+            let second = try await HTTP.get(rig.instances[1].url(path))
+            #expect(second.status == 200 && second.body == first.body)
+            #expect(rig.upstream.requests.count == 1, "the second instance asked the upstream: \(rig.upstream.requests.map(\.path))")
+        }
+    }
+
+    @Test("a route posted to one instance is listed by, and draws on, the other")
+    func routeSharedBetweenInstances() async throws {
+        try await SharedCacheRig.with(instances: 2) { rig in
+            let id = try await rig.instances[0].postRoute()
+            let listed = try await HTTP.get(rig.instances[1].url("routes"))
+            #expect(String(decoding: listed.body, as: UTF8.self).contains(id), "\(String(decoding: listed.body, as: UTF8.self))")
+            // The route runs through this tile: drawn on it, the tile differs from the base tile.
+            let path = "\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
+            let drawn = try await HTTP.get(rig.instances[1].url("routes/\(id)/tiles/local/" + path))
+            let base = try await HTTP.get(rig.instances[1].url("tiles/local/" + path))
+            #expect(drawn.status == 200 && base.status == 200)
+            #expect(drawn.body != base.body, "the route is not drawn on the other instance's tile")
+        }
+    }
+
+    @Test("with PostgreSQL stopped under load: no 5xx, /healthz says degraded and why, and service recovers after a restart")
+    func databaseStopsUnderLoad() async throws {
+        try await SharedCacheRig.with(instances: 1) { rig in
+            let server = rig.instances[0]
+            let held = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
+            #expect(try await HTTP.get(server.url(held)).status == 200)
+            try rig.cluster.stop()
+            // Held in memory, never cached, and neighbours: memory, then the upstream.
+            var statuses: [Int] = []
+            for offset in 0..<12 {
+                let tile = TileID(z: 16, x: Self.tile.x + offset % 4, y: Self.tile.y + offset / 4)
+                statuses.append(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let health = try await HTTP.get(server.url("healthz"))
+            let healthText = String(decoding: health.body, as: UTF8.self)
+            #expect(health.status == 200 && healthText.contains("degraded") && healthText.contains("unavailable"), "\(healthText)")
+            #expect(!healthText.contains(rig.cluster.password))
+            let metrics = String(decoding: try await HTTP.get(server.url("metrics")).body, as: UTF8.self)
+            #expect(metrics.contains(#"mapframe_cache_available{backend="postgres"} 0"#), "\(metrics.split(separator: "\n").filter { $0.contains("available") })")
+            #expect(!metrics.contains(rig.cluster.password))
+
+            try rig.cluster.start()
+            var recovered = false
+            for _ in 0..<40 where !recovered {
+                try await Task.sleep(for: .milliseconds(250))
+                recovered = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
+            }
+            #expect(recovered, "healthz did not return to ok after PostgreSQL came back")
+            // A tile fetched now is stored in the database again.
+            let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
+            #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
+            let stored = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
+            #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(stored)")
+            #expect(!server.child.standardErrorSoFar.contains(rig.cluster.password))
+        }
+    }
+
+    @Test("an MBTiles cache copied to PostgreSQL and back keeps every tile's bytes and freshness, and its routes")
+    func copyRoundTrip() async throws {
+        try await SharedCacheRig.with(instances: 0) { rig in
+            let workspace = rig.workspace
+            // A cache as a seed leaves it: every tile with its ETag and expiry.
+            rig.upstream.serveFixtureTiles { tile in [("ETag", "\"\(tile.x)-\(tile.y)\""), ("Cache-Control", "max-age=86400")] }
+            let seeded = try workspace.mapframe(
+                ["seed", "--style", "local", "--style-file", rig.style, "--cache-dir", workspace.path("from")] + SeedCommandTests.area.arguments
+            )
+            try #require(seeded.status == 0, "\(seeded)")
+            try workspace.addRoutes(["aaaa000000000001", "aaaa000000000002"], to: workspace.path("from/routes.sqlite"))
+
+            let there = try workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
+            #expect(there.status == 0, "\(there)")
+            #expect(there.standardOutput.contains("local: copied 64 tiles") && there.standardOutput.contains("routes: copied 2"), "\(there)")
+            let back = try workspace.mapframe(["cache", "copy", rig.databaseURL, workspace.path("back")], environment: rig.environment)
+            #expect(back.status == 0, "\(back)")
+
+            let query = """
+                SELECT t.zoom_level, t.tile_column, t.tile_row, hex(t.tile_data), s.etag, s.last_modified, s.expires_at, s.fetched_at
+                FROM tiles t JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row) ORDER BY 1, 2, 3
+                """
+            let original = try workspace.sqlite(workspace.path("from/local.mbtiles"), query)
+            #expect(original.count == 64)
+            #expect(try workspace.sqlite(workspace.path("back/local.mbtiles"), query) == original)
+            let routes = "SELECT id, created_at, hex(coordinates), hex(part_lengths) FROM routes ORDER BY id"
+            #expect(try workspace.sqlite(workspace.path("back/routes.sqlite"), routes) == workspace.sqlite(workspace.path("from/routes.sqlite"), routes))
+
+            // Run again: nothing doubles, routes already there are kept.
+            let again = try workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
+            #expect(again.standardOutput.contains("routes: copied 0; 2 already there"), "\(again)")
+            let count = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles")
+            #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "64")
+        }
+    }
+
+    @Test("the password is refused on the command line, and a wrong one is reported without showing any password")
+    func passwordStaysSecret() async throws {
+        try await SharedCacheRig.with(instances: 0) { rig in
+            let workspace = rig.workspace
+            let inURL = rig.databaseURL.replacingOccurrences(of: "mapframe@", with: "mapframe:hunter2secret@")
+            let refused = try workspace.mapframe(["cache", "stats", "--cache", inURL])
+            #expect(refused.status != 0 && refused.standardError.contains("holds a password") && !refused.standardError.contains("hunter2secret"), "\(refused)")
+
+            let wrong = try workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": "wrong-password-123"])
+            #expect(wrong.status == 1, "\(wrong)")
+            #expect(wrong.standardError.contains("password authentication failed"), "\(wrong)")
+            #expect(!wrong.standardError.contains("wrong-password-123") && !wrong.standardError.contains(rig.cluster.password), "\(wrong)")
+
+            // A pgpass file serves as well as PGPASSWORD.
+            let pgpass = try workspace.write("127.0.0.1:\(rig.cluster.port):tiles:mapframe:\(rig.cluster.password)\n", to: "pgpass")
+            chmod(pgpass, 0o600)
+            let fromFile = try workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": nil, "PGPASSFILE": pgpass])
+            #expect(fromFile.status == 0, "\(fromFile)")
+        }
+    }
+}
+
+/// A PostgreSQL cluster with a `tiles` database, a test upstream of fixture tiles, a style file
+/// pointing at it, and `instances` servers sharing the database.
+struct SharedCacheRig {
+    let workspace: Workspace
+    let cluster: PostgresCluster
+    let upstream: UpstreamSimulator
+    let style: String
+    var instances: [ServeInstance] = []
+
+    var databaseURL: String { cluster.url(database: "tiles") }
+    var environment: [String: String?] { cluster.environment.mapValues { $0 } }
+
+    static func with(instances count: Int, upstreamDelay: TimeInterval = 0, _ body: (SharedCacheRig) async throws -> Void) async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        try cluster.createDatabase("tiles")
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        upstream.serveFixtureTiles(delay: upstreamDelay, headers: { _ in [("Cache-Control", "max-age=86400")] })
+        try await Workspace.withAsync { workspace in
+            var rig = SharedCacheRig(workspace: workspace, cluster: cluster, upstream: upstream, style: try workspace.writeStyle(upstream: upstream))
+            defer { rig.instances.forEach { $0.stop() } }
+            for index in 0..<count {
+                rig.instances.append(try await ServeInstance.start(
+                    ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: workspace, name: "instance\(index)"
+                ))
+            }
+            try await body(rig)
+        }
+    }
+}
+
+/// `mapframe serve --port 0` as a child process, until `stop()`.
+struct ServeInstance {
+    let child: ChildProcess
+    let port: Int
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    static func start(_ arguments: [String], environment: [String: String?], in workspace: Workspace, name: String) async throws -> ServeInstance {
+        let child = try workspace.startMapframe(["serve", "--port", "0"] + arguments, environment: environment)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, child.isRunning {
+            if let match = child.standardOutputSoFar.firstMatch(of: #/MapFrame serving on http://127\.0\.0\.1:(\d+)/#) {
+                return ServeInstance(child: child, port: Int(match.1)!)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let result = child.stop()
+        throw TestSetupError(description: "\(name) did not start: \(result?.errorTail ?? "")")
+    }
+
+    /// Posts a two-point route across `SharedCacheTests.tile` and returns its id.
+    func postRoute() async throws -> String {
+        let bounds = SharedCacheTests.tile.bounds
+        let body = """
+            {"type": "LineString", "coordinates": [[\(bounds.west - 0.001), \(bounds.south - 0.001)], [\(bounds.east + 0.001), \(bounds.north + 0.001)]]}
+            """
+        let answer = try await HTTP.post(url("routes"), body: Data(body.utf8), contentType: "application/geo+json")
+        guard answer.status == 201, let document = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any], let id = document["id"] as? String else {
+            throw TestSetupError(description: "POST /routes answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        return id
+    }
+
+    func stop() { child.stop() }
+}
+
+/// Plain HTTP for the tests: a new connection per request, nothing cached.
+enum HTTP {
+    struct Answer {
+        var status: Int
+        var body: Data
+    }
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func get(_ url: String) async throws -> Answer {
+        try await send(URLRequest(url: URL(string: url)!))
+    }
+
+    static func post(_ url: String, body: Data, contentType: String) async throws -> Answer {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return try await send(request)
+    }
+
+    private static func send(_ request: URLRequest) async throws -> Answer {
+        let (data, response) = try await session.data(for: request)
+        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+    }
+}
+
+extension Workspace {
+    /// The rows of a query on an SQLite file, read with Python's sqlite3, every value as text.
+    func sqlite(_ path: String, _ sql: String) throws -> [[String]] {
+        let result = try runPython("""
+            import json, sqlite3, sys
+            rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()
+            print(json.dumps([["" if value is None else str(value) for value in row] for row in rows]))
+            """, [path, sql])
+        guard result.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String]] else {
+            throw TestSetupError(description: "sqlite3 failed: \(result)")
+        }
+        return rows
+    }
+
+    /// Adds routes of three points each to a `routes.sqlite` the server would make.
+    func addRoutes(_ ids: [String], to path: String) throws {
+        let result = try runPython("""
+            import sqlite3, struct, sys
+            connection = sqlite3.connect(sys.argv[1])
+            connection.execute("CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB)")
+            for index, id in enumerate(sys.argv[2:]):
+                points = struct.pack("<6d", 0.12, 52.20, 0.13 + index / 100, 52.205, 0.14, 52.21)
+                connection.execute("INSERT INTO routes VALUES (?, ?, ?, NULL)", (id, 1700000000.25 + index, points))
+            connection.commit()
+            """, [path] + ids)
+        guard result.status == 0 else { throw TestSetupError(description: "could not write routes: \(result)") }
+    }
+}
+
+/// The two instances behind nginx as a round-robin load balancer, with the configuration the
+/// README gives, driven by wrk.
+@Suite(
+    "Instances behind a load balancer",
+    .enabled(if: PostgresCluster.unavailability == nil, "\(PostgresCluster.unavailability ?? "")"),
+    .enabled(if: LoadBalancer.unavailability == nil, "\(LoadBalancer.unavailability ?? "")")
+)
+struct LoadBalancerTests {
+    @Test("killing one instance under load: the load balancer's clients see no 5xx, and the other instance serves on")
+    func instanceKilledUnderLoad() async throws {
+        try await SharedCacheRig.with(instances: 2) { rig in
+            // Sixteen tiles, fetched once into the shared cache.
+            let tiles = (0..<16).map { TileID(z: 16, x: SharedCacheTests.tile.x + $0 % 4, y: SharedCacheTests.tile.y + $0 / 4) }
+            for tile in tiles { #expect(try await HTTP.get(rig.instances[0].url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
+            let balancer = try LoadBalancer(ports: rig.instances.map(\.port), in: rig.workspace)
+            defer { balancer.stop() }
+            let paths = tiles.map { "/tiles/local/\($0.z)/\($0.x)/\($0.y).png" }
+            let load = try balancer.startLoad(paths: paths, seconds: 6, in: rig.workspace)
+            try await Task.sleep(for: .seconds(2))
+            kill(rig.instances[0].child.processIdentifier, SIGKILL)
+            let report = try await load.finish()
+            #expect(report.requests > 1_000, "\(report)")
+            #expect(report.serverErrors == 0, "clients saw 5xx: \(report)")
+            #expect(report.otherFailures == 0, "\(report)")
+            #expect(rig.upstream.requests.count == tiles.count, "the upstream was asked again: \(rig.upstream.requests.count) requests")
+        }
+    }
+}
+
+/// nginx in front of MapFrame instances: round robin, keep-alive to the instances, and a retry
+/// on the next instance when one fails to answer (`proxy_next_upstream`).
+struct LoadBalancer {
+    let process: ChildProcess
+    let port: Int
+
+    static let nginx = "/usr/sbin/nginx"
+    static let wrk = "/usr/bin/wrk"
+
+    static var unavailability: String? {
+        for program in [nginx, wrk] where !FileManager.default.isExecutableFile(atPath: program) {
+            return "\(program) is not installed (Debian's nginx and wrk; `scripts/install-deps.sh test` installs them)"
+        }
+        return nil
+    }
+
+    /// The `http` block's contents the README shows, for instances on `ports`, listening on `port`.
+    static func configuration(instancePorts ports: [Int], port: Int) -> String {
+        """
+        upstream mapframe {
+            \(ports.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n    "))
+            keepalive 32;
+        }
+        server {
+            listen 127.0.0.1:\(port);
+            location / {
+                proxy_pass http://mapframe;
+                proxy_http_version 1.1;
+                proxy_set_header Connection "";
+                proxy_set_header Host $host;
+                proxy_connect_timeout 2s;
+                proxy_next_upstream error timeout http_502 http_503 http_504;
+                proxy_next_upstream_tries 2;
+            }
+        }
+        """
+    }
+
+    init(ports: [Int], in workspace: Workspace) throws {
+        port = try FreePort.find()
+        let prefix = workspace.path("nginx")
+        try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
+        let conf = try workspace.write("""
+            worker_processes 1;
+            daemon off;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log warn;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/temp/body;
+                proxy_temp_path \(prefix)/temp/proxy;
+                fastcgi_temp_path \(prefix)/temp/fastcgi;
+                uwsgi_temp_path \(prefix)/temp/uwsgi;
+                scgi_temp_path \(prefix)/temp/scgi;
+            \(Self.configuration(instancePorts: ports, port: port))
+            }
+            """, to: "nginx/nginx.conf")
+        process = try ChildProcess.start(URL(fileURLWithPath: Self.nginx), ["-p", prefix, "-c", conf, "-e", prefix + "/error.log"], in: workspace.directory)
+        let deadline = Date().addingTimeInterval(10)
+        while !FreePort.isListening(port) {
+            guard Date() < deadline, process.isRunning else {
+                throw TestSetupError(description: "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Starts wrk on `paths` in turn for `seconds`, counting answers by status.
+    func startLoad(paths: [String], seconds: Int, in workspace: Workspace) throws -> Load {
+        let script = try workspace.write("""
+            local paths = {\(paths.map { "\"\($0)\"" }.joined(separator: ", "))}
+            local counter = 0
+            request = function()
+                counter = counter + 1
+                return wrk.format("GET", paths[(counter % #paths) + 1])
+            end
+            """, to: "load.lua")
+        let child = try ChildProcess.start(
+            URL(fileURLWithPath: Self.wrk), ["-t", "2", "-c", "8", "-d", "\(seconds)s", "-s", script, "http://127.0.0.1:\(port)"], in: workspace.directory
+        )
+        return Load(child: child)
+    }
+
+    func stop() { process.stop() }
+
+    struct Load {
+        let child: ChildProcess
+
+        func finish() async throws -> Report {
+            while child.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+            let output = child.standardOutputSoFar
+            guard let total = output.firstMatch(of: #/(\d+) requests in/#) else {
+                throw TestSetupError(description: "wrk said nothing of its requests: \(output)\(child.standardErrorSoFar)")
+            }
+            let non2xx = output.firstMatch(of: #/Non-2xx or 3xx responses: (\d+)/#).map { Int($0.1)! } ?? 0
+            let socketErrors = output.firstMatch(of: #/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/#)
+                .map { Int($0.1)! + Int($0.2)! + Int($0.3)! + Int($0.4)! } ?? 0
+            return Report(requests: Int(total.1)!, serverErrors: non2xx, otherFailures: socketErrors, output: output)
+        }
+    }
+
+    /// What wrk counted. Every path is a tile that exists, so any answer but 200 is a failure.
+    struct Report: CustomStringConvertible {
+        var requests: Int
+        var serverErrors: Int
+        var otherFailures: Int
+        var output: String
+        var description: String { output }
+    }
+}
+
+/// Free TCP ports on loopback.
+enum FreePort {
+    /// A port nothing listens on now.
+    static func find() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw TestSetupError(description: "no free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on the port.
+    static func isListening(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
