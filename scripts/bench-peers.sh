@@ -15,6 +15,9 @@
 #               MapFrame and through MapProxy: 32 clients, each tile asked for twice at once;
 #               tiles a second, and the upstream's requests a tile.
 #   memory      each server's peak resident memory under those loads.
+#   backends    MapFrame's cached tiles from PostgreSQL against SQLite: wrk over all 3,504 tiles,
+#               more than its memory of encoded tiles holds, so each request reads the cache; and a
+#               cold fill through two instances sharing one database behind nginx against one.
 # Prints the table, and writes it with the machine, the date and the commands to $REPORT
 # (BENCHMARKS.md) with a bar chart of the ratios beside it (BENCHMARKS.png).
 #
@@ -49,6 +52,7 @@ source scripts/bench-lib.sh
 nginx_binary=$(find_nginx)
 missing=()
 [ -n "$nginx_binary" ] || missing+=(nginx)
+[ -n "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null)" ] || missing+=(postgresql)
 for tool in wrk hyperfine python3 curl taskset; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bench-peers: missing ${missing[*]}; run: make deps-bench" >&2
@@ -278,6 +282,55 @@ for run in $(seq "$RUNS"); do
   record memory-fill MapProxy "kb=$(tree_peak_kb "$mapproxy_pid")"
   stop "$mapproxy_pid"
 done
+
+# ---------------------------------------------------------------------------------------------
+echo "== Backends: cached tiles from PostgreSQL against SQLite; cold fill through two instances against one"
+postgres_port=$(free_port)
+start_postgres "$work/postgres" "$postgres_port" "bench-$RANDOM$RANDOM"
+export PGPASSWORD
+PGPASSWORD=$(cat "$work/postgres/password")
+database() {  # database NAME: a new database; prints its address
+  psql -q -h 127.0.0.1 -p "$postgres_port" -U mapframe -d postgres -c "CREATE DATABASE $1" >&2
+  echo "postgres://mapframe@127.0.0.1:$postgres_port/$1"
+}
+python3 - "$work/cache/osm.mbtiles" > "$work/backend.txt" <<'PYTHON'
+import sqlite3, sys
+for z, x, row in sqlite3.connect(sys.argv[1]).execute("SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY 1, 2, 3"):
+    print(f"/{z}/{x}/{(1 << z) - 1 - row}.png")
+PYTHON
+cached_db=$(database cached)
+"$mapframe" cache copy "$work/cache" "$cached_db" > /dev/null 2>&1
+start_mapframe serve-backend-sqlite --cache-dir "$work/cache" --offline
+sqlite_url=$mapframe_url sqlite_pid=$mapframe_pid
+start_mapframe serve-backend-postgres --cache "$cached_db" --offline
+postgres_url=$mapframe_url postgres_pid=$mapframe_pid
+for server in "$sqlite_url" "$postgres_url"; do
+  wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d3s -s scripts/wrk-tiles.lua "$server" -- "$work/backend.txt" /tiles/osm "$WRK_THREADS" > /dev/null
+done
+for run in $(seq "$RUNS"); do
+  record backend SQLite "$(run_wrk SQLite "$sqlite_url" "$work/backend.txt" /tiles/osm)"
+  record backend PostgreSQL "$(run_wrk PostgreSQL "$postgres_url" "$work/backend.txt" /tiles/osm)"
+done
+stop "$sqlite_pid"
+stop "$postgres_pid"
+for run in $(seq "$RUNS"); do
+  start_mapframe "serve-one-$run" --cache "$(database one_$run)" --style-file "$work/upstream-style.json"
+  fill "one_instance" "$mapframe_url" /tiles/fixture
+  stop "$mapframe_pid"
+  shared_db=$(database two_$run)
+  start_mapframe "serve-two-a-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
+  first_pid=$mapframe_pid first_port=${mapframe_url##*:}
+  start_mapframe "serve-two-b-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
+  balancer_port=$(free_port)
+  start_balancer "$work/balancer-$run" "$balancer_port" "$first_port" "${mapframe_url##*:}"
+  balancer_pid=${pids[-1]}
+  wait_for "http://127.0.0.1:$balancer_port/healthz" "nginx (load balancer)"
+  fill "two_instances" "http://127.0.0.1:$balancer_port" /tiles/fixture
+  stop "$balancer_pid"
+  stop "$first_pid"
+  stop "$mapframe_pid"
+done
+stop_postgres
 
 # ---------------------------------------------------------------------------------------------
 echo

@@ -87,6 +87,13 @@ fill = {name: median_of("fill", name, lambda run: run["tiles"] / run["seconds"])
 per_tile = {name: median_of("fill", name, lambda run: run["upstream"] / run["tiles"]) for name in ("MapFrame", "MapProxy")}
 fill_ratio = fill["MapFrame"] / fill["MapProxy"]
 
+# --- Backends: PostgreSQL against SQLite, two instances against one ---
+backend = {name: median("backend", name, "rps") for name in ("SQLite", "PostgreSQL")}
+backend_ratio = backend["PostgreSQL"] / backend["SQLite"]
+instances = {name: median_of("fill", name, lambda run: run["tiles"] / run["seconds"]) for name in ("one instance", "two instances")}
+instances_ratio = instances["two instances"] / instances["one instance"]
+per_tile.update({name: median_of("fill", name, lambda run: run["upstream"] / run["tiles"]) for name in instances})
+
 table = []
 table.append(("Frames", "", "", ""))
 table.append(("renderer", "ms/frame", "x MapFrame", ""))
@@ -105,6 +112,15 @@ table.append(("Cold fill", "", "", ""))
 table.append(("server", "tiles/s", "upstream/tile", "non-2xx"))
 for name in ("MapFrame", "MapProxy"):
     table.append((name, f"{fill[name]:.0f}", f"{per_tile[name]:.2f}", str(total("fill", name, "non2xx", "socket_errors"))))
+table.append(("Cache backends: cached tiles, every request reading the cache", "", "", ""))
+table.append(("server", "req/s", "p99 ms", "non-2xx"))
+for name in ("SQLite", "PostgreSQL"):
+    table.append((f"MapFrame on {name}", f"{backend[name]:.0f}", f"{median('backend', name, 'p99_ms'):.2f}", str(total("backend", name, *errors))))
+table.append(("Cache backends: cold fill on one PostgreSQL database", "", "", ""))
+table.append(("server", "tiles/s", "upstream/tile", "non-2xx"))
+for name in ("one instance", "two instances"):
+    label = "MapFrame, one instance" if name == "one instance" else "MapFrame, two instances behind nginx"
+    table.append((label, f"{instances[name]:.0f}", f"{per_tile[name]:.2f}", str(total("fill", name, "non2xx", "socket_errors"))))
 table.append(("Peak memory (RSS)", "", "", ""))
 table.append(("server", "cached + composited", "cold fill", ""))
 for name in ("nginx", "MapFrame", "MapProxy"):
@@ -122,6 +138,9 @@ facts = [
     f"Composited route tiles: MapFrame / floor {drawn / floor:.2f}x",
     f"Upstream requests a tile in the cold fill: MapFrame {per_tile['MapFrame']:.2f} (target {UPSTREAM_PER_TILE_TARGET:.0f}: "
     f"{'met' if per_tile['MapFrame'] <= UPSTREAM_PER_TILE_TARGET else 'MISSED'}), MapProxy {per_tile['MapProxy']:.2f}",
+    f"Cached tiles, every request reading the cache: PostgreSQL / SQLite {backend_ratio:.2f}x",
+    f"Cold fill on one PostgreSQL database: two instances / one {instances_ratio:.2f}x; "
+    f"upstream requests a tile {per_tile['two instances']:.2f} (two) and {per_tile['one instance']:.2f} (one)",
 ]
 
 
@@ -247,6 +266,13 @@ Python renderers (`scripts/bench_tile_set.py`).
   stops at the last answer: tiles a second, and the upstream's log lines a tile. MapFrame fetches
   with its polite default of 2 connections to a host; MapProxy's 16 threads fetch up to 16 tiles
   at once.
+- **Cache backends**: `mapframe serve --offline` on the MBTiles file, and on a PostgreSQL
+  database (a throwaway local cluster, `fsync=off`) holding the same tiles by `mapframe cache
+  copy`, each driven by the same wrk over all the set's tiles in turn: more than the server keeps
+  ready in memory (2,048), so every request reads the cache. Then the cold fill above, through one
+  instance on an empty database, and through two instances sharing one behind nginx as a
+  round-robin load balancer (the README's configuration); each instance keeps its 2 connections
+  to the upstream.
 - **Memory**: the peak resident memory (VmHWM) of each server's processes, summed over its
   workers.
 """ + ("\n## Notes from the run\n\n" + "\n".join(f"- {note.strip()}" for note in notes) + "\n" if notes else "")
