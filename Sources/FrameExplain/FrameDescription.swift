@@ -7,7 +7,8 @@ import Screens
 /// one-sentence short description for `alt`, then a long one, sentence by sentence: the map's
 /// scale, each element on the ground with its distance and compass direction from the centre
 /// (nearest first, those outside the frame said to be off-screen), the route, the transit
-/// lines and where their vehicle is, the attribution and the chrome's controls.
+/// lines and where their vehicle is, the attribution and the chrome's controls. An open
+/// dialog comes first, with its buttons, before what lies behind it.
 public struct FrameDescription: Sendable, Encodable {
     /// One element on the ground, placed relative to the map's centre.
     public struct Placed: Sendable, Encodable {
@@ -59,7 +60,13 @@ extension ExplainedFrame {
         long += elements.filter { $0.category == .caption }.map(\.label)
         long += elements.filter { $0.category == .attribution }.map { $0.label + "." }
         long += chromeSentences()
-        let short = "Map about \(SpokenMeasure.distance(metres: across)) across" + showing(placed)
+        var short = "Map about \(SpokenMeasure.distance(metres: across)) across" + showing(placed)
+        if let dialog = elements.last(where: { $0.category == .dialog }) {
+            let buttons = elements.filter { $0.category == .dialogButton }.compactMap(\.id)
+            let answers = buttons.isEmpty ? "It has no buttons." : "Its buttons: \(SpokenMeasure.list(buttons))."
+            long.insert(contentsOf: ["\(dialog.label) \(answers)", "Behind the dialog:"], at: 0)
+            short = "\(dialog.id ?? "A") dialog over a " + short.lowercasedFirst
+        }
         return FrameDescription(short: short, long: long, elements: placed)
     }
 

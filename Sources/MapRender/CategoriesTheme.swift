@@ -13,7 +13,7 @@ public enum CategoryPalette {
         case background, roads
         case start, finish, route, stage, photo, location, attribution
         case line, stop, vehicle
-        case statusBar, button, commentary, tab
+        case statusBar, button, commentary, tab, dialog
 
         /// The category an element is drawn in.
         public init(_ element: DrawnElement.Category) {
@@ -32,6 +32,8 @@ public enum CategoryPalette {
             case .button: self = .button
             case .commentary, .caption: self = .commentary
             case .tab: self = .tab
+            case .dialog, .dimmedScreen: self = .dialog
+            case .dialogButton: self = .button
             }
         }
 
@@ -54,6 +56,7 @@ public enum CategoryPalette {
             case .button: "Toolbar button"
             case .commentary: "Commentary"
             case .tab: "Tab"
+            case .dialog: "Dialog"
             }
         }
 
@@ -75,6 +78,7 @@ public enum CategoryPalette {
             case .button: Colour(hex: 0x999999)
             case .commentary: Colour(hex: 0xDDDDDD)
             case .tab: Colour(hex: 0x666666)
+            case .dialog: PaulTol.sand
             }
         }
     }
@@ -137,6 +141,18 @@ extension Theme {
         chrome.activeTabForeground = inkOnDark
         chrome.inactiveTabForeground = inkOnDark
         theme.chrome = chrome
+
+        // The dialog is flat: nothing dims the screen behind it, its panel is the dialog's
+        // colour and its buttons the toolbar buttons', with ink.
+        theme.dialog.dimming = .clear
+        theme.dialog.panelFill = Category.dialog.colour
+        theme.dialog.panelBorder = Category.dialog.colour
+        theme.dialog.text = ink
+        theme.dialog.buttonFill = Category.button.colour
+        theme.dialog.buttonBorder = Category.button.colour
+        theme.dialog.buttonText = ink
+        theme.dialog.spinner.colour = ink
+        theme.dialog.spinner.faintestOpacity = 1
         return theme
     }()
 

@@ -9,6 +9,8 @@ public struct DrawnElement: Hashable, Sendable {
         case start, finish, route, stage, counter, photo, location, attribution
         case line, stop, vehicle, caption
         case statusBar, button, commentary, tab
+        /// A modal dialog's panel, its buttons, and the dimmed screen behind it.
+        case dialog, dialogButton, dimmedScreen
     }
 
     public var category: Category

@@ -29,6 +29,9 @@ public struct Scene: Hashable, Sendable {
     public var layers: [any SceneLayer]
     /// The status bar, toolbar and tab bar around the map panel; nil draws the map panel alone.
     public var chrome: PhoneChrome?
+    /// Drawn over the whole frame, chrome included, after the map panel, bottom to top: a
+    /// view that covers the map (the photo view) and a modal dialog over everything.
+    public var screenLayers: [any SceneLayer] = []
     /// How everything is drawn; the CycleStreets look unless a scene names another.
     public var theme: Theme = .cycleStreets
 
@@ -149,6 +152,7 @@ extension Scene {
     public static func == (a: Scene, b: Scene) -> Bool {
         a.viewport == b.viewport && a.style == b.style && a.camera == b.camera && a.chrome == b.chrome && a.theme == b.theme
             && a.layers.map { AnyHashable($0) } == b.layers.map { AnyHashable($0) }
+            && a.screenLayers.map { AnyHashable($0) } == b.screenLayers.map { AnyHashable($0) }
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -158,5 +162,6 @@ extension Scene {
         hasher.combine(chrome)
         hasher.combine(theme)
         for layer in layers { hasher.combine(AnyHashable(layer)) }
+        for layer in screenLayers { hasher.combine(AnyHashable(layer)) }
     }
 }

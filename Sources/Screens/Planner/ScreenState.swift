@@ -24,6 +24,8 @@ public struct ScreenState: Hashable, Sendable, Codable {
     /// The journey planner's commentary panel text; nil on other screens.
     public var commentary: String?
     public var enabledButtons: [ToolbarButton]
+    /// The modal dialog over the whole screen; nil when none is open.
+    public var dialog: AlertDialog?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {

@@ -7,7 +7,7 @@ import MapRender
 /// ring (around the latest geolocation fix), photo pins, the itinerary's emphasised stage with
 /// its counter, and the style's attribution. With chrome, the toolbar shows the screen's
 /// buttons, enabled as the state says, and the commentary (a button once both markers are
-/// set); the tab bar marks the screen's function.
+/// set); the tab bar marks the screen's function. An open dialog is drawn over everything.
 extension ScreenState {
     /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
     public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
@@ -26,6 +26,7 @@ extension ScreenState {
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
+        if let dialog { scene.screenLayers.append(AlertDialogPainter(dialog: dialog)) }
         return scene
     }
 
