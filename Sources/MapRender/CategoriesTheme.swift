@@ -30,7 +30,7 @@ public enum CategoryPalette {
             case .vehicle: self = .vehicle
             case .statusBar: self = .statusBar
             case .button: self = .button
-            case .commentary, .caption: self = .commentary
+            case .commentary, .caption, .indicator: self = .commentary
             case .tab: self = .tab
             case .dialog, .dimmedScreen: self = .dialog
             case .dialogButton: self = .button
@@ -153,6 +153,10 @@ extension Theme {
         theme.dialog.buttonText = ink
         theme.dialog.spinner.colour = ink
         theme.dialog.spinner.faintestOpacity = 1
+        theme.loadingIndicator.background = Category.commentary.colour
+        theme.loadingIndicator.text = ink
+        theme.loadingIndicator.spinner.colour = ink
+        theme.loadingIndicator.spinner.faintestOpacity = 1
         return theme
     }()
 

@@ -11,6 +11,8 @@ public struct DrawnElement: Hashable, Sendable {
         case statusBar, button, commentary, tab
         /// A modal dialog's panel, its buttons, and the dimmed screen behind it.
         case dialog, dialogButton, dimmedScreen
+        /// Something in progress, such as the Photomap's photos loading.
+        case indicator
     }
 
     public var category: Category

@@ -49,11 +49,11 @@ public struct Scene: Hashable, Sendable {
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
         photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
+        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, chrome: PhoneChrome? = nil
     ) {
         let overlays = Overlays(
             start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
-            attribution: attribution, emphasisedStage: emphasisedStage
+            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading
         )
         self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
     }
@@ -61,7 +61,7 @@ public struct Scene: Hashable, Sendable {
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
     /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
     /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
-    /// above it, and the stage counter at the top of the panel.
+    /// above it, and the stage counter or the loading indicator at the top of the panel.
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
@@ -75,11 +75,13 @@ public struct Scene: Hashable, Sendable {
         public var attribution: AttributionMode
         /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
         public var emphasisedStage: EmphasisedStage?
+        /// The loading indicator's word while something loads; nil when nothing does. Scripts set it.
+        public var loading: String?
 
         public init(
             start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
             location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-            emphasisedStage: EmphasisedStage? = nil
+            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil
         ) {
             self.start = start
             self.finish = finish
@@ -89,6 +91,7 @@ public struct Scene: Hashable, Sendable {
             self.transit = transit
             self.attribution = attribution
             self.emphasisedStage = emphasisedStage
+            self.loading = loading
         }
 
         /// The overlays as layers, bottom to top.
@@ -104,13 +107,14 @@ public struct Scene: Hashable, Sendable {
             if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
             if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
+            if let loading { layers.append(LoadingIndicatorPainter(label: loading)) }
             return layers
         }
 
         /// Whether `layer` is one of the kinds these overlays make.
         static func makes(_ layer: any SceneLayer) -> Bool {
             layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
-                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter
+                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
         }
     }
 
@@ -129,6 +133,7 @@ public struct Scene: Hashable, Sendable {
                 case let route as RoutePainter: overlays.route = route.route
                 case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
                 case let attribution as AttributionLayer: overlays.attribution = attribution.mode
+                case let indicator as LoadingIndicatorPainter: overlays.loading = indicator.label
                 default: break
                 }
             }

@@ -56,3 +56,35 @@ public struct ActivityIndicatorStyle: Hashable, Sendable {
     /// White, for dark panels.
     public static let onDark = ActivityIndicatorStyle(colour: .white, radius: 12, innerRadius: 6, spokeWidth: 2.5)
 }
+
+/// The Photomap's loading indicator (app spec 8.1): a small dark rounded box near the top of the
+/// map with a white spinner and a word beside it, shown while photos load. Sizes are logical pixels.
+public struct LoadingIndicatorStyle: Hashable, Sendable {
+    public var background = Colour(hex: 0x000000, alpha: 0.7)
+    public var text = Colour.white
+    public var fontSize = 13.0
+    public var cornerRadius = 8.0
+    public var padding = 7.0
+    /// The space between the spinner and the word.
+    public var gap = 7.0
+    /// The gap between the map panel's top edge and the box.
+    public var topMargin = 10.0
+    public var spinner = ActivityIndicatorStyle(colour: .white, radius: 8, innerRadius: 4, spokeWidth: 2)
+
+    public static let cycleStreets = LoadingIndicatorStyle()
+}
+
+/// The geolocation button's spinning arrow (app spec 6.8): a circular arrow drawn in place of
+/// the location arrow while a geolocation runs. Sizes are logical pixels.
+public struct GeolocationSpinnerStyle: Hashable, Sendable {
+    /// The arrow's circle.
+    public var radius = 7.0
+    public var lineWidth = 2.2
+    /// How much of the circle the arrow's shaft covers, in degrees.
+    public var sweepDegrees = 290.0
+    /// The arrowhead's length along the circle and its half-width across it.
+    public var headLength = 5.0
+    public var headHalfWidth = 4.0
+
+    public static let cycleStreets = GeolocationSpinnerStyle()
+}

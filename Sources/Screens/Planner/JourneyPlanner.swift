@@ -103,7 +103,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     public mutating func startGeolocation(at time: TimeInterval) -> EventOutcome {
         stopGeolocationIfDue(at: time)
         guard enabledButtons.contains(.geolocate) else { return .refused("Geolocation is disabled") }
-        if geolocation == nil { geolocation = Geolocation() }
+        if geolocation == nil { geolocation = Geolocation(startTime: time) }
         return .accepted
     }
 

@@ -26,6 +26,10 @@ public struct ScreenState: Hashable, Sendable, Codable {
     public var enabledButtons: [ToolbarButton]
     /// The modal dialog over the whole screen; nil when none is open.
     public var dialog: AlertDialog?
+    /// The loading indicator's word while something loads; nil when nothing does.
+    public var loading: String?
+    /// The geolocation button's spinning arrow while a geolocation runs.
+    public var geolocationSpinner: GeolocationSpinner?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {

@@ -5,9 +5,10 @@ import MapRender
 ///
 /// The map panel shows the state's camera, start and finish markers, route line, location
 /// ring (around the latest geolocation fix), photo pins, the itinerary's emphasised stage with
-/// its counter, and the style's attribution. With chrome, the toolbar shows the screen's
-/// buttons, enabled as the state says, and the commentary (a button once both markers are
-/// set); the tab bar marks the screen's function. An open dialog is drawn over everything.
+/// its counter, the loading indicator, and the style's attribution. With chrome, the toolbar
+/// shows the screen's buttons, enabled as the state says (the geolocation button spinning
+/// while it runs), and the commentary (a button once both markers are set); the tab bar marks
+/// the screen's function. An open dialog is drawn over everything.
 extension ScreenState {
     /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
     public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
@@ -23,6 +24,7 @@ extension ScreenState {
             transit: transit,
             attribution: .current,
             emphasisedStage: emphasisedStage,
+            loading: loading,
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
@@ -36,7 +38,9 @@ extension ScreenState {
         switch screen {
         case .planner:
             let isButton = start != nil && finish != nil
-            return .journeyPlanner(commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled)
+            return .journeyPlanner(
+                commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled, spinner: geolocationSpinner
+            )
         case .photomap:
             return .photomap(enabled: enabled)
         case .itinerary:

@@ -14,6 +14,9 @@ import StrictJSON
 /// script clock, so `{"wait": 30}` shows the app's 30-second refresh. The Photomap and the itinerary
 /// start from the planner's camera and keep their own afterwards.
 ///
+/// A Photomap answer with `seconds` shows the loading indicator until it arrives, and while
+/// a geolocation runs, until a fix succeeds, the button's arrow spins by the script clock.
+///
 /// Dialogs are modal: while one is open, every step but `wait` and `confirm` is refused. A
 /// route requested with `seconds` shows "Planning route" until the clock reaches its answer;
 /// "New route" asks first; an API error is shown; a finish that geolocation or the placefinder
@@ -33,6 +36,8 @@ public struct ScriptPlayer {
     private var dialogs: DialogStack
     /// A route request waiting for its answer, and when the answer arrives.
     private var pendingPlan: (answer: RouteAnswer, arrivesAt: TimeInterval)?
+    /// A Photomap answer on its way, and when it arrives.
+    private var pendingPhotos: (photos: [Photo], arrivesAt: TimeInterval)?
     /// How many routes have been planned: the walk-through has dialogs after the first two.
     private var routesPlanned = 0
 
@@ -75,6 +80,10 @@ public struct ScriptPlayer {
 
     /// Brings everything due by `time` about: a route's answer arriving, a dialog going by itself.
     private mutating func settle(at time: TimeInterval) {
+        if let pending = pendingPhotos, time >= pending.arrivesAt - JourneyPlanner.timeTolerance {
+            pendingPhotos = nil
+            photomap?.show(pending.photos)
+        }
         while true {
             dialogs.closeExpired(by: time)
             guard let pending = pendingPlan, time >= pending.arrivesAt - JourneyPlanner.timeTolerance else { return }
@@ -153,12 +162,12 @@ public struct ScriptPlayer {
             }
             shown = .planner
             return showingFinishTooNear(planner.choosePlace(results[index], at: time))
-        case .photos(let file, _):
+        case .photos(let file, let seconds):
             let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in try PhotosParser.parse(data) }
-            var photomap = photomap ?? Photomap(map: newPanel())
-            photomap.show(photos)
-            self.photomap = photomap
+            if photomap == nil { photomap = Photomap(map: newPanel()) }
             shown = .photomap
+            pendingPhotos = (photos, time + seconds)
+            settle(at: time)
             return .accepted
         case .stage(let number):
             guard let journey = planner.journey else { return .refused("Plan a route before showing a stage") }
@@ -281,12 +290,18 @@ public struct ScriptPlayer {
 
     private var state: ScreenState {
         switch shown {
-        case .photomap: if let photomap { return ScreenState(photomap) }
+        case .photomap:
+            if let photomap {
+                var state = ScreenState(photomap)
+                state.loading = pendingPhotos == nil ? nil : Photomap.loadingLabel
+                return state
+            }
         case .itinerary: if let itinerary { return ScreenState(itinerary) }
         case .planner: break
         }
         var state = ScreenState(planner)
         state.transit = transit.map { $0.journey.map(secondsLater: shownTime - $0.shownAt) }
+        state.geolocationSpinner = planner.geolocation.flatMap { $0.succeeded ? nil : $0.spinner(at: shownTime) }
         return state
     }
 
