@@ -49,6 +49,7 @@ public struct FrameDescription: Sendable, Encodable {
 extension ExplainedFrame {
     /// The frame's description.
     public func description() -> FrameDescription {
+        if let page = elements.last(where: { $0.category == .page }) { return description(of: page) }
         let centre = geometry.camera.center
         let across = Double(geometry.viewport.pixelWidth) * geometry.metresPerDevicePixel(latitude: centre.latitude)
         let placed = placedElements()
@@ -68,6 +69,14 @@ extension ExplainedFrame {
             short = "\(dialog.id ?? "A") dialog over a " + short.lowercasedFirst
         }
         return FrameDescription(short: short, long: long, elements: placed)
+    }
+
+    /// A view that covers the map, such as the itinerary's list: its name, then what it holds
+    /// in reading order (the elements drawn over it), then the chrome.
+    private func description(of page: DrawnElement) -> FrameDescription {
+        let pageIndex = elements.lastIndex(of: page) ?? 0
+        let contents = elements[(pageIndex + 1)...].filter { ![.dialog, .dialogButton, .dimmedScreen].contains($0.category) }
+        return FrameDescription(short: page.label + ".", long: [page.label + "."] + contents.map { $0.label + "." } + chromeSentences(), elements: [])
     }
 
     /// ", showing a route, start and finish markers and 2 photos." or "."

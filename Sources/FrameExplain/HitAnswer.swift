@@ -8,7 +8,7 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
     /// instruction, as is the Photomap's loading indicator; a dialog's buttons are buttons; and the dimmed screen behind a dialog is
     /// the `dialog`, since nothing behind it can be reached.
     public enum Category: String, Hashable, Sendable, Encodable {
-        case start, finish, route, stage, photo, location, attribution, line, stop, vehicle, caption, basemap, button, tab, commentary, dialog
+        case start, finish, route, stage, photo, location, attribution, line, stop, vehicle, caption, basemap, button, tab, commentary, dialog, page
 
         public init(_ category: DrawnElement.Category) {
             switch category {
@@ -26,6 +26,7 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
             case .statusBar, .commentary, .indicator: self = .commentary
             case .button, .dialogButton: self = .button
             case .dialog, .dimmedScreen: self = .dialog
+            case .page: self = .page
             case .tab: self = .tab
             }
         }

@@ -33,6 +33,7 @@ public enum CategoryPalette {
             case .commentary, .caption, .indicator: self = .commentary
             case .tab: self = .tab
             case .dialog, .dimmedScreen: self = .dialog
+            case .page: self = .background
             case .dialogButton: self = .button
             }
         }
@@ -157,6 +158,13 @@ extension Theme {
         theme.loadingIndicator.text = ink
         theme.loadingIndicator.spinner.colour = ink
         theme.loadingIndicator.spinner.faintestOpacity = 1
+        theme.itineraryList.headerBackground = Category.commentary.colour
+        theme.itineraryList.headerText = ink
+        theme.itineraryList.text = ink
+        theme.itineraryList.detailText = ink
+        theme.itineraryList.separator = Category.roads.colour
+        theme.itineraryList.selectedBackground = Category.stage.colour
+        theme.itineraryList.selectedText = ink
         return theme
     }()
 

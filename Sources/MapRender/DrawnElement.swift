@@ -13,6 +13,8 @@ public struct DrawnElement: Hashable, Sendable {
         case dialog, dialogButton, dimmedScreen
         /// Something in progress, such as the Photomap's photos loading.
         case indicator
+        /// A view that covers the map, such as the itinerary's list.
+        case page
     }
 
     public var category: Category

@@ -118,6 +118,11 @@ public struct PhoneChrome: Hashable, Sendable {
         )
     }
 
+    /// The itinerary's list of stages (spec 6.6): a title, and no buttons.
+    public static let itineraryList = PhoneChrome(
+        leadingButtons: [], commentary: Commentary("Itinerary", isButton: false), trailingButtons: [], activeTab: .itinerary
+    )
+
     private static func zoomButtons(enabled: Set<ToolbarButton>) -> [ToolButton] {
         [.zoomIn, .zoomOut].map { ToolButton($0, enabled: enabled.contains($0)) }
     }

@@ -49,11 +49,11 @@ public struct Scene: Hashable, Sendable {
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
         photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, chrome: PhoneChrome? = nil
+        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil, chrome: PhoneChrome? = nil
     ) {
         let overlays = Overlays(
             start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
-            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading
+            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList
         )
         self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
     }
@@ -61,7 +61,8 @@ public struct Scene: Hashable, Sendable {
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
     /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
     /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
-    /// above it, and the stage counter or the loading indicator at the top of the panel.
+    /// above it, the stage counter or the loading indicator at the top of the panel, and the
+    /// itinerary's list over all of them.
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
@@ -77,11 +78,13 @@ public struct Scene: Hashable, Sendable {
         public var emphasisedStage: EmphasisedStage?
         /// The loading indicator's word while something loads; nil when nothing does. Scripts set it.
         public var loading: String?
+        /// The itinerary's list of stages, covering the map. Scripts set it.
+        public var itineraryList: ItineraryList?
 
         public init(
             start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
             location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil
+            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil
         ) {
             self.start = start
             self.finish = finish
@@ -92,6 +95,7 @@ public struct Scene: Hashable, Sendable {
             self.attribution = attribution
             self.emphasisedStage = emphasisedStage
             self.loading = loading
+            self.itineraryList = itineraryList
         }
 
         /// The overlays as layers, bottom to top.
@@ -108,6 +112,7 @@ public struct Scene: Hashable, Sendable {
             if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
             if let loading { layers.append(LoadingIndicatorPainter(label: loading)) }
+            if let itineraryList { layers.append(ItineraryListPainter(list: itineraryList)) }
             return layers
         }
 
@@ -115,6 +120,7 @@ public struct Scene: Hashable, Sendable {
         static func makes(_ layer: any SceneLayer) -> Bool {
             layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
                 || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
+                || layer is ItineraryListPainter
         }
     }
 
@@ -134,6 +140,7 @@ public struct Scene: Hashable, Sendable {
                 case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
                 case let attribution as AttributionLayer: overlays.attribution = attribution.mode
                 case let indicator as LoadingIndicatorPainter: overlays.loading = indicator.label
+                case let list as ItineraryListPainter: overlays.itineraryList = list.list
                 default: break
                 }
             }

@@ -88,3 +88,29 @@ public struct GeolocationSpinnerStyle: Hashable, Sendable {
 
     public static let cycleStreets = GeolocationSpinnerStyle()
 }
+
+/// The itinerary's list of stages (app spec 6.6): a header with the route's name and number,
+/// then a table with a row per stage, the selected one in the iPhone's selection blue. Sizes
+/// are logical pixels.
+public struct ItineraryListStyle: Hashable, Sendable {
+    public var background = Colour.white
+    public var headerBackground = Colour(hex: 0xDCE6D0)
+    public var headerHeight = 46.0
+    public var titleFontSize = 15.0
+    public var subtitleFontSize = 12.0
+    public var headerText = Colour(hex: 0x1A1A1A)
+    public var rowHeight = 44.0
+    public var streetFontSize = 15.0
+    public var detailFontSize = 12.0
+    public var text = Colour(hex: 0x1A1A1A)
+    public var detailText = Colour(hex: 0x6B6B6B)
+    public var separator = Colour(hex: 0xD9D9D9)
+    public var selectedBackground = Colour(hex: 0x1E6BE0)
+    public var selectedText = Colour.white
+    /// The space between the table's sides and the text.
+    public var sideMargin = 10.0
+    /// How wide the right-hand column of distances and times is.
+    public var measureColumnWidth = 78.0
+
+    public static let cycleStreets = ItineraryListStyle()
+}

@@ -55,3 +55,30 @@ import TileStore
         #expect(requested.description().long[0] == "Planning route dialog: Asking CycleStreets for a route. It has no buttons.")
     }
 }
+
+/// The itinerary's list, which covers the map: its rows are the stages they list.
+@Suite struct ItineraryListExplainTests {
+    static let list = ItineraryList(
+        title: "Gwydir Street to Midsummer Common", subtitle: "Route 3291877: 923 m, 3 min 34 s",
+        rows: [
+            ItineraryList.Row(street: "Gwydir Street", turn: "Set off", distance: "330 m", time: "1 min 12 s"),
+            ItineraryList.Row(street: "Norfolk Street", turn: "Turn left", distance: "124 m", time: "27 s"),
+        ],
+        selected: 2
+    )
+
+    @Test func rowsAreStagesAndTheDescriptionReadsTheList() throws {
+        var scene = Scene(camera: .fixed(Camera(center: DialogExplainTests.centre, zoom: 16)), itineraryList: Self.list, chrome: .itineraryList)
+        scene.theme = .cycleStreets
+        let frame = ExplainedFrame(scene: scene, source: DialogExplainTests.source)
+        let rows = ItineraryListPainter(list: Self.list).layout(panelWidth: 320, panelHeight: 367).rows
+        let second = rows[1].box
+        let hit = try frame.hit(x: 160, y: Int(second.center.y) + PhoneChrome.mapPanelTop, slop: 0)
+        #expect(hit == HitAnswer(category: .stage, label: "Stage 2 of 2: Turn left, Norfolk Street, 124 m, 27 s, selected", stage: 2))
+        #expect(try frame.hit(x: 160, y: 400, slop: 0).category == .page, "below the rows, the list itself")
+        let description = frame.description()
+        #expect(description.short == "Itinerary of Gwydir Street to Midsummer Common: Route 3291877: 923 m, 3 min 34 s.")
+        #expect(description.long[1] == "Stage 1 of 2: Set off, Gwydir Street, 330 m, 1 min 12 s.")
+        #expect(!description.long.contains { $0.hasPrefix("The map is") })
+    }
+}

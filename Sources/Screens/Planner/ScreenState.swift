@@ -3,7 +3,7 @@ import MapRender
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
-    case planner, photomap, itinerary
+    case planner, photomap, itinerary, itineraryList
 }
 
 /// Everything a renderer needs to draw one frame of a screen, and nothing it must work out.
@@ -30,6 +30,8 @@ public struct ScreenState: Hashable, Sendable, Codable {
     public var loading: String?
     /// The geolocation button's spinning arrow while a geolocation runs.
     public var geolocationSpinner: GeolocationSpinner?
+    /// The itinerary's list of stages, which covers the map.
+    public var itineraryList: ItineraryList?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {
@@ -51,6 +53,16 @@ public struct ScreenState: Hashable, Sendable, Codable {
         camera = photomap.map.camera
         photos = photomap.visiblePhotos
         enabledButtons = photomap.enabledButtons
+    }
+
+    /// The itinerary's list of `journey`'s stages, with `selected` highlighted; `camera` is
+    /// where the map behind it looks.
+    public init(listing journey: Journey, selected: Int?, camera: Camera) {
+        screen = .itineraryList
+        self.camera = camera
+        photos = []
+        itineraryList = journey.itineraryList(selected: selected)
+        enabledButtons = []
     }
 
     /// An itinerary stage frame: the route and its ends, with one stage emphasised.

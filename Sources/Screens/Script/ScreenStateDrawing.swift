@@ -22,9 +22,10 @@ extension ScreenState {
             photos: photos,
             location: locationRing,
             transit: transit,
-            attribution: .current,
+            attribution: itineraryList == nil ? .current : .hidden,
             emphasisedStage: emphasisedStage,
             loading: loading,
+            itineraryList: itineraryList,
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
@@ -45,6 +46,8 @@ extension ScreenState {
             return .photomap(enabled: enabled)
         case .itinerary:
             return .itinerary(enabled: enabled)
+        case .itineraryList:
+            return .itineraryList
         }
     }
 }

@@ -57,6 +57,9 @@ public enum ScriptStep: Hashable, Sendable {
     case photos(file: URL, seconds: TimeInterval)
     /// The itinerary's map of stage `n`, counting from 1.
     case stage(Int)
+    /// The itinerary's list of stages, with stage `selected` highlighted; nil highlights the
+    /// stage last shown on the itinerary's map, if any.
+    case itinerary(selected: Int?)
     /// A public-transport journey shown over the planner's map, its vehicle moving on by the
     /// script clock.
     case transit(TransitRequest)
@@ -83,6 +86,7 @@ public enum ScriptStep: Hashable, Sendable {
         case .placefinder: "placefinder"
         case .photos: "photos"
         case .stage: "stage"
+        case .itinerary: "itinerary"
         case .transit: "transit"
         }
     }

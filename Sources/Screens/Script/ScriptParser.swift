@@ -32,7 +32,7 @@ public enum ScriptParser {
     public static let maxSteps = 2_000
 
     static let stepNames = [
-        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "stage",
+        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "stage", "itinerary",
         "transit",
     ]
 
@@ -151,6 +151,10 @@ public enum ScriptParser {
             )
         case "transit":
             return .transit(try TransitRequest.parse(step.requiredObject(name), directory: directory))
+        case "itinerary":
+            let itinerary = try step.requiredObject(name)
+            try itinerary.rejectUnknownFields(allowed: ["selected"])
+            return .itinerary(selected: try itinerary.integer("selected", in: 1...10_000))
         default:
             return .stage(try step.requiredInteger(name, in: 1...10_000))
         }

@@ -31,6 +31,8 @@ public struct ScriptPlayer {
     private var planner: JourneyPlanner
     private var photomap: Photomap?
     private var itinerary: ItineraryStageView?
+    /// The itinerary's list: the journey it lists and its selected stage.
+    private var itineraryList: (journey: Journey, selected: Int?)?
     /// The transit journey on the planner's map, and the script time it was shown.
     private var transit: (journey: ResolvedTransit, shownAt: TimeInterval)?
     private var dialogs: DialogStack
@@ -179,6 +181,16 @@ public struct ScriptPlayer {
             itinerary = ItineraryStageView(journey: journey, stage: number, map: newPanel())
             shown = .itinerary
             return .accepted
+        case .itinerary(let selected):
+            guard let journey = planner.journey else { return .refused("Plan a route before showing the itinerary") }
+            if let selected, !(1...journey.segments.count).contains(selected) {
+                throw .invalid(JSONFieldError(
+                    path: "\(field).selected", message: "\(selected) is outside the allowed range 1...\(journey.segments.count) (the route's stages)"
+                ))
+            }
+            itineraryList = (journey, selected ?? itinerary.flatMap { $0.journey == journey ? $0.stage : nil })
+            shown = .itineraryList
+            return .accepted
         case .transit(let request):
             let journey: ResolvedTransit
             do {
@@ -248,6 +260,8 @@ public struct ScriptPlayer {
             photomap?.map.pan(dx: dx, dy: dy)
         case .itinerary:
             itinerary?.map.pan(dx: dx, dy: dy)
+        case .itineraryList:
+            return .refused(Self.listHasNoMap)
         }
         return .accepted
     }
@@ -261,6 +275,8 @@ public struct ScriptPlayer {
             zoomed = photomap?.map.zoom(by: levels) ?? false
         case .itinerary:
             zoomed = itinerary?.map.zoom(by: levels) ?? false
+        case .itineraryList:
+            return .refused(Self.listHasNoMap)
         }
         return zoomed ? .accepted : .refused(levels > 0 ? "Already at the closest zoom" : "Already at the widest zoom")
     }
@@ -269,6 +285,9 @@ public struct ScriptPlayer {
     private func newPanel() -> MapPanel {
         MapPanel(viewport: script.layout.mapPanelViewport, zoomRange: script.zoomRange, camera: planner.map.camera)
     }
+
+    /// Why a pan or zoom does nothing on the itinerary's list.
+    static let listHasNoMap = "The itinerary's list has no map to move"
 
     private func load<Payload>(
         _ file: URL, field: String, parse: (Data) throws(PayloadError) -> Payload
@@ -297,6 +316,8 @@ public struct ScriptPlayer {
                 return state
             }
         case .itinerary: if let itinerary { return ScreenState(itinerary) }
+        case .itineraryList:
+            if let itineraryList { return ScreenState(listing: itineraryList.journey, selected: itineraryList.selected, camera: planner.map.camera) }
         case .planner: break
         }
         var state = ScreenState(planner)
