@@ -114,3 +114,30 @@ public struct ItineraryListStyle: Hashable, Sendable {
 
     public static let cycleStreets = ItineraryListStyle()
 }
+
+/// The Photomap's photo view (app spec 8.1): under the status bar, a black navigation bar with
+/// the photo's number as its title and a "Done" button, the caption below it, then the photo
+/// scaled to fit what is left, portrait or landscape, on black. Sizes are logical pixels.
+public struct PhotoViewStyle: Hashable, Sendable {
+    public var background = Colour.black
+    public var barBackground = Colour(hex: 0x262626)
+    public var barSeparator = Colour(hex: 0x4D4D4D)
+    public var barHeight = 44.0
+    public var titleFontSize = 17.0
+    public var titleText = Colour.white
+    public var buttonFill = Colour(hex: 0x3F3F3F)
+    public var buttonBorder = Colour(hex: 0x6E6E6E)
+    public var buttonText = Colour.white
+    public var buttonFontSize = 13.0
+    public var buttonHeight = 30.0
+    public var buttonPadding = 11.0
+    public var buttonCornerRadius = 5.0
+    /// The space between the bar's ends and the button, and around the caption and the photo.
+    public var margin = 8.0
+    public var captionFontSize = 14.0
+    public var captionText = Colour.white
+    public var captionLineHeight = 1.3
+    public var captionMaxLines = 3
+
+    public static let cycleStreets = PhotoViewStyle()
+}

@@ -82,3 +82,22 @@ import TileStore
         #expect(!description.long.contains { $0.hasPrefix("The map is") })
     }
 }
+
+/// An open photo, which covers the screen below the status bar.
+@Suite struct PhotoViewExplainTests {
+    @Test func hitsNameThePhotoItsCaptionAndDone() throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Scenes/scripts/photos/41523.jpg").standardizedFileURL)
+        let view = try PhotoView(number: 41523, caption: "Cycle parking", imageData: jpeg)
+        var scene = Scene(camera: .fixed(Camera(center: DialogExplainTests.centre, zoom: 16)), chrome: .photomap(enabled: []))
+        scene.theme = .cycleStreets
+        scene.screenLayers = [PhotoViewPainter(view: view, top: 20)]
+        let frame = ExplainedFrame(scene: scene, source: DialogExplainTests.source)
+        let layout = PhotoViewPainter(view: view, top: 20).layout(frameWidth: 320, frameHeight: 480)
+        #expect(try frame.hit(x: Int(layout.done.center.x), y: Int(layout.done.center.y), slop: 0) == HitAnswer(category: .button, label: "Done button", id: "done"))
+        #expect(try frame.hit(x: 160, y: Int(layout.photo.center.y), slop: 0) == HitAnswer(category: .photo, label: "Photo 41523: Cycle parking", id: "41523"))
+        #expect(try frame.hit(x: 160, y: Int(layout.bar.center.y), slop: 0) == HitAnswer(category: .commentary, label: "Photo 41523"))
+        #expect(try frame.hit(x: 40, y: 460, slop: 0).category == .page, "the tab bar is covered")
+        #expect(frame.description().short == "Photo view of Photo 41523: Cycle parking.")
+    }
+}

@@ -3,7 +3,7 @@ import MapRender
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
-    case planner, photomap, itinerary, itineraryList
+    case planner, photomap, itinerary, itineraryList, photo
 }
 
 /// Everything a renderer needs to draw one frame of a screen, and nothing it must work out.
@@ -32,6 +32,8 @@ public struct ScreenState: Hashable, Sendable, Codable {
     public var geolocationSpinner: GeolocationSpinner?
     /// The itinerary's list of stages, which covers the map.
     public var itineraryList: ItineraryList?
+    /// A photo opened from the Photomap, which covers the screen below the status bar.
+    public var photoView: PhotoView?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {

@@ -8,7 +8,8 @@ import MapRender
 /// its counter, the loading indicator, and the style's attribution. With chrome, the toolbar
 /// shows the screen's buttons, enabled as the state says (the geolocation button spinning
 /// while it runs), and the commentary (a button once both markers are set); the tab bar marks
-/// the screen's function. An open dialog is drawn over everything.
+/// the screen's function. An open photo covers all but the status bar, and an open dialog is
+/// drawn over everything.
 extension ScreenState {
     /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
     public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
@@ -29,6 +30,10 @@ extension ScreenState {
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
+        if let photoView {
+            let top = layout.chrome ? Double(PhoneChrome.statusBarHeight) : 0
+            scene.screenLayers.append(PhotoViewPainter(view: photoView, top: top))
+        }
         if let dialog { scene.screenLayers.append(AlertDialogPainter(dialog: dialog)) }
         return scene
     }
@@ -42,7 +47,7 @@ extension ScreenState {
             return .journeyPlanner(
                 commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled, spinner: geolocationSpinner
             )
-        case .photomap:
+        case .photomap, .photo:
             return .photomap(enabled: enabled)
         case .itinerary:
             return .itinerary(enabled: enabled)

@@ -57,6 +57,10 @@ public enum ScriptStep: Hashable, Sendable {
     case photos(file: URL, seconds: TimeInterval)
     /// The itinerary's map of stage `n`, counting from 1.
     case stage(Int)
+    /// Touching the pin of the photo with this number on the Photomap, which opens it.
+    case photo(Int)
+    /// "Done" on an open photo, back to the Photomap.
+    case done
     /// The itinerary's list of stages, with stage `selected` highlighted; nil highlights the
     /// stage last shown on the itinerary's map, if any.
     case itinerary(selected: Int?)
@@ -87,6 +91,8 @@ public enum ScriptStep: Hashable, Sendable {
         case .photos: "photos"
         case .stage: "stage"
         case .itinerary: "itinerary"
+        case .photo: "photo"
+        case .done: "done"
         case .transit: "transit"
         }
     }

@@ -32,7 +32,7 @@ public enum ScriptParser {
     public static let maxSteps = 2_000
 
     static let stepNames = [
-        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "stage", "itinerary",
+        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "photo", "done", "stage", "itinerary",
         "transit",
     ]
 
@@ -101,7 +101,9 @@ public enum ScriptParser {
             try pan.rejectUnknownFields(allowed: ["dx", "dy"])
             let limit = Double(Viewport.maxDevicePixels)
             return .pan(dx: try pan.requiredNumber("dx", in: -limit...limit), dy: try pan.requiredNumber("dy", in: -limit...limit))
-        case "zoomIn", "zoomOut", "stepBack", "newRoute":
+        case "photo":
+            return .photo(try step.requiredInteger(name, in: 0...Int(Int32.max)))
+        case "zoomIn", "zoomOut", "stepBack", "newRoute", "done":
             guard step.fields[name] == .bool(true) else {
                 throw JSONFieldError(path: step.path(of: name), value: step.fields[name], allowed: "true")
             }
@@ -109,6 +111,7 @@ public enum ScriptParser {
             case "zoomIn": return .zoomIn
             case "zoomOut": return .zoomOut
             case "stepBack": return .stepBack
+            case "done": return .done
             default: return .newRoute
             }
         case "plan":

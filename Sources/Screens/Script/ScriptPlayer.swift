@@ -31,6 +31,8 @@ public struct ScriptPlayer {
     private var planner: JourneyPlanner
     private var photomap: Photomap?
     private var itinerary: ItineraryStageView?
+    /// The photo open over the Photomap.
+    private var photoView: PhotoView?
     /// The itinerary's list: the journey it lists and its selected stage.
     private var itineraryList: (journey: Journey, selected: Int?)?
     /// The transit journey on the planner's map, and the script time it was shown.
@@ -165,7 +167,9 @@ public struct ScriptPlayer {
             shown = .planner
             return showingFinishTooNear(planner.choosePlace(results[index], at: time))
         case .photos(let file, let seconds):
-            let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in try PhotosParser.parse(data) }
+            let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in
+                try PhotosParser.parse(data, localFilesIn: file.deletingLastPathComponent())
+            }
             if photomap == nil { photomap = Photomap(map: newPanel()) }
             shown = .photomap
             pendingPhotos = (photos, time + seconds)
@@ -180,6 +184,18 @@ public struct ScriptPlayer {
             }
             itinerary = ItineraryStageView(journey: journey, stage: number, map: newPanel())
             shown = .itinerary
+            return .accepted
+        case .photo(let number):
+            guard shown == .photomap, let photo = photomap?.visiblePhotos.first(where: { $0.id == number }) else {
+                return .refused("Photo \(number) is not on the screen")
+            }
+            photoView = try open(photo, field: field)
+            shown = .photo
+            return .accepted
+        case .done:
+            guard shown == .photo else { return .refused("There is no photo to close") }
+            photoView = nil
+            shown = .photomap
             return .accepted
         case .itinerary(let selected):
             guard let journey = planner.journey else { return .refused("Plan a route before showing the itinerary") }
@@ -262,6 +278,8 @@ public struct ScriptPlayer {
             itinerary?.map.pan(dx: dx, dy: dy)
         case .itineraryList:
             return .refused(Self.listHasNoMap)
+        case .photo:
+            return .refused(Self.photoHasNoMap)
         }
         return .accepted
     }
@@ -277,6 +295,8 @@ public struct ScriptPlayer {
             zoomed = itinerary?.map.zoom(by: levels) ?? false
         case .itineraryList:
             return .refused(Self.listHasNoMap)
+        case .photo:
+            return .refused(Self.photoHasNoMap)
         }
         return zoomed ? .accepted : .refused(levels > 0 ? "Already at the closest zoom" : "Already at the widest zoom")
     }
@@ -286,8 +306,32 @@ public struct ScriptPlayer {
         MapPanel(viewport: script.layout.mapPanelViewport, zoomRange: script.zoomRange, camera: planner.map.camera)
     }
 
-    /// Why a pan or zoom does nothing on the itinerary's list.
+    /// Why a pan or zoom does nothing on the itinerary's list or an open photo.
     static let listHasNoMap = "The itinerary's list has no map to move"
+    static let photoHasNoMap = "An open photo has no map to move"
+
+    /// The photo view of `photo`, from the file its answer names. Its image must be a local
+    /// file that decodes: anything else stops the script, naming the step and the file.
+    private func open(_ photo: Photo, field: String) throws(ScriptError) -> PhotoView {
+        guard let file = photo.thumbnailURL, file.isFileURL else {
+            throw .invalid(JSONFieldError(
+                path: field, message: "photo \(photo.id)'s image \(photo.thumbnailURL?.absoluteString ?? "(none)") is not a file; scripts open photos from files"
+            ))
+        }
+        let data: Data
+        do {
+            data = try BoundedFile.contents(of: file, maxBytes: PayloadLimits.defaultMaxBytes)
+        } catch let error as BoundedFile.TooLarge {
+            throw .unreadableFile(field: field, path: file.path, reason: error.description)
+        } catch {
+            throw .unreadableFile(field: field, path: file.path, reason: error.localizedDescription)
+        }
+        do {
+            return try PhotoView(number: photo.id, caption: photo.caption ?? "", imageData: data)
+        } catch {
+            throw .unreadableFile(field: field, path: file.path, reason: "not an image that decodes: \(error.description)")
+        }
+    }
 
     private func load<Payload>(
         _ file: URL, field: String, parse: (Data) throws(PayloadError) -> Payload
@@ -316,6 +360,13 @@ public struct ScriptPlayer {
                 return state
             }
         case .itinerary: if let itinerary { return ScreenState(itinerary) }
+        case .photo:
+            if let photomap, let photoView {
+                var state = ScreenState(photomap)
+                state.screen = .photo
+                state.photoView = photoView
+                return state
+            }
         case .itineraryList:
             if let itineraryList { return ScreenState(listing: itineraryList.journey, selected: itineraryList.selected, camera: planner.map.camera) }
         case .planner: break
