@@ -142,9 +142,10 @@ public struct AlertDialogPainter: OverlayPainter, SceneLayer {
         let width = Double(frame.viewport.width), height = Double(frame.viewport.height)
         let layout = layout(frameWidth: width, frameHeight: height, theme: theme)
         let screen = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
+        let panelLabel = dialog.message.isEmpty ? "\(dialog.title) dialog" : "\(dialog.title) dialog: \(dialog.message)"
         var elements = [
             DrawnElement(.dimmedScreen, label: "Screen behind the \(dialog.title) dialog", shape: .box(screen.scaled(by: frame.scale))),
-            DrawnElement(.dialog, id: dialog.title, label: dialog.message.isEmpty ? "\(dialog.title) dialog" : "\(dialog.title) dialog: \(dialog.message)", shape: .box(layout.panel.scaled(by: frame.scale))),
+            DrawnElement(.dialog, id: dialog.title, label: panelLabel, shape: .box(layout.panel.scaled(by: frame.scale))),
         ]
         elements += zip(dialog.buttons, layout.buttons).map { label, box in
             DrawnElement(.dialogButton, id: label, label: "\(label) button of the \(dialog.title) dialog", shape: .box(box.scaled(by: frame.scale)))

@@ -72,11 +72,14 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
         canvas.setFont(size: style.buttonFontSize, bold: true)
         let doneWidth = (canvas.textWidth(Self.doneLabel) + 2 * style.buttonPadding).rounded(.up)
         let buttonTop = (bar.center.y - style.buttonHeight / 2).rounded()
-        let done = PixelRect(minX: bar.maxX - style.margin - doneWidth, minY: buttonTop, maxX: bar.maxX - style.margin, maxY: buttonTop + style.buttonHeight)
+        let done = PixelRect(
+            minX: bar.maxX - style.margin - doneWidth, minY: buttonTop, maxX: bar.maxX - style.margin, maxY: buttonTop + style.buttonHeight
+        )
 
         canvas.setFont(size: style.captionFontSize)
         let textWidth = frameWidth - 2 * style.margin
-        let lines = view.caption.isEmpty ? [] : AttributionPainter.wrap(view.caption, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= textWidth }
+        let lines = view.caption.isEmpty
+            ? [] : AttributionPainter.wrap(view.caption, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= textWidth }
         let step = style.captionFontSize * style.captionLineHeight
         var y = bar.maxY + style.margin
         let captionLines = lines.map { line -> (String, Double) in
@@ -93,15 +96,20 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
 
     public func draw(in context: DrawingContext) {
         let canvas = context.canvas, style = context.theme.photoView, scale = context.frame.scale
-        let layout = layout(frameWidth: Double(context.frame.viewport.width), frameHeight: Double(context.frame.viewport.height), theme: context.theme)
+        let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
+        let layout = layout(frameWidth: frameWidth, frameHeight: frameHeight, theme: context.theme)
         canvas.withSavedState {
             canvas.scale(by: scale)
             canvas.fill(layout.page, with: style.background)
             canvas.fill(layout.bar, with: style.barBackground)
-            canvas.fill(PixelRect(minX: layout.bar.minX, minY: layout.bar.maxY - 1, maxX: layout.bar.maxX, maxY: layout.bar.maxY), with: style.barSeparator)
+            let separator = PixelRect(minX: layout.bar.minX, minY: layout.bar.maxY - 1, maxX: layout.bar.maxX, maxY: layout.bar.maxY)
+            canvas.fill(separator, with: style.barSeparator)
             canvas.setFont(size: style.titleFontSize, bold: true)
             let ink = canvas.textInkBounds("Hg")
-            canvas.drawText(view.title, x: layout.bar.center.x - canvas.textWidth(view.title) / 2, y: layout.bar.center.y - (ink.minY + ink.maxY) / 2, colour: style.titleText)
+            canvas.drawText(
+                view.title, x: layout.bar.center.x - canvas.textWidth(view.title) / 2, y: layout.bar.center.y - (ink.minY + ink.maxY) / 2,
+                colour: style.titleText
+            )
             canvas.addRoundedRect(layout.done, radius: style.buttonCornerRadius)
             canvas.fillPathPreserving(with: style.buttonFill)
             canvas.strokePath(with: style.buttonBorder, width: 1)
@@ -134,7 +142,9 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
         ]
         if let first = layout.captionLines.first, let last = layout.captionLines.last {
             let step = theme.photoView.captionFontSize * theme.photoView.captionLineHeight
-            let box = PixelRect(minX: 0, minY: first.baseline - step * 0.8, maxX: Double(frame.viewport.width), maxY: last.baseline + step * 0.2)
+            let box = PixelRect(
+                minX: 0, minY: first.baseline - step * 0.8, maxX: Double(frame.viewport.width), maxY: last.baseline + step * 0.2
+            )
             elements.insert(DrawnElement(.caption, label: view.caption, shape: .box(box.scaled(by: scale))), at: 2)
         }
         return elements

@@ -13,7 +13,8 @@ import Testing
     static let requiredScripts = [
         "three-taps", "refused-finish", "tap-after-pan", "step-back", "geolocation", "new-route", "placefinder",
         "photomap", "itinerary-stage", "chrome-planner", "chrome-retina",
-        "route-requested", "route-error", "new-route-cancel", "first-run", "dialog-retina", "photomap-loading", "geolocation-spinner", "itinerary-list", "photo-view", "photo-view-retina",
+        "route-requested", "route-error", "new-route-cancel", "first-run", "dialog-retina",
+        "photomap-loading", "geolocation-spinner", "itinerary-list", "photo-view", "photo-view-retina",
     ]
 
     @Test func everyRequiredFlowHasAScriptAndGoldens() {
