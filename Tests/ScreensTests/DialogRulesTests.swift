@@ -97,6 +97,15 @@ import Testing
         #expect(Set(again.log.compactMap(\.dialog?.kind)) == [.newRoute], "without a first run, only New route asks")
     }
 
+    @Test func aBlockedStepsFilesAreStillChecked() {
+        #expect(throws: ScriptError.self) {
+            try play(#"\#(Self.twoTaps), {"plan": {"journey": "journey.xml", "seconds": 5}}, {"plan": {"journey": "missing.xml"}}"#)
+        }
+        #expect(throws: ScriptError.self) {
+            try play(#"\#(Self.twoTaps), {"plan": {"journey": "journey.xml", "seconds": 5}}, {"placefinder": {"file": "geocoder.xml", "result": 99}}"#)
+        }
+    }
+
     @Test func badDialogStepsNameTheField() {
         func error(_ steps: String) -> String? {
             do { _ = try play(steps); return nil } catch { return error.description }

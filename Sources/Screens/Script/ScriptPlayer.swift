@@ -102,7 +102,9 @@ public struct ScriptPlayer {
         if let open = dialogs.open {
             switch step {
             case .wait, .confirm: break
-            default: return .refused("Blocked by the \(open.dialog.title) dialog")
+            default:
+                try checkFiles(of: step, field: field)
+                return .refused("Blocked by the \(open.dialog.title) dialog")
             }
         }
         let hadStart = planner.start != nil, hadFinish = planner.finish != nil
@@ -157,19 +159,11 @@ public struct ScriptPlayer {
             }
             return showingFinishTooNear(planner.receiveLocation(fix, at: time))
         case .placefinder(let file, let index):
-            let results = try load(file, field: "\(field).file") { data throws(PayloadError) in try GeocoderParser.parse(data) }
-            guard results.indices.contains(index) else {
-                let message = results.isEmpty
-                    ? "\(index) is not allowed: the file has no results to choose from"
-                    : "\(index) is outside the allowed range 0...\(results.count - 1) (the file's results)"
-                throw .invalid(JSONFieldError(path: "\(field).result", message: message))
-            }
+            let place = try chosenPlace(file, index: index, field: field)
             shown = .planner
-            return showingFinishTooNear(planner.choosePlace(results[index], at: time))
+            return showingFinishTooNear(planner.choosePlace(place, at: time))
         case .photos(let file, let seconds):
-            let photos = try load(file, field: "\(field).file") { data throws(PayloadError) in
-                try PhotosParser.parse(data, localFilesIn: file.deletingLastPathComponent())
-            }
+            let photos = try loadPhotos(file, field: field)
             if photomap == nil { photomap = Photomap(map: newPanel()) }
             shown = .photomap
             pendingPhotos = (photos, time + seconds)
@@ -208,16 +202,50 @@ public struct ScriptPlayer {
             shown = .itineraryList
             return .accepted
         case .transit(let request):
-            let journey: ResolvedTransit
-            do {
-                journey = try request.resolve(loaded: [:], path: field)
-            } catch {
-                throw .invalid(error)
-            }
+            let journey = try resolve(request, field: field)
             transit = (journey, time)
             shown = .planner
             planner.showOnMap(TransitPainter(map: journey.map()).fitItems(in: script.theme))
             return .accepted
+        }
+    }
+
+    /// Reads the files `step` names, so that a bad one stops the script even when a dialog
+    /// blocks the step.
+    private func checkFiles(of step: ScriptStep, field: String) throws(ScriptError) {
+        switch step {
+        case .plan(let request, _): _ = try routeAnswer(request, field: field)
+        case .placefinder(let file, let index): _ = try chosenPlace(file, index: index, field: field)
+        case .photos(let file, _): _ = try loadPhotos(file, field: field)
+        case .transit(let request): _ = try resolve(request, field: field)
+        default: break
+        }
+    }
+
+    /// Result `index` of the placefinder answer in `file`.
+    private func chosenPlace(_ file: URL, index: Int, field: String) throws(ScriptError) -> GeocoderResult {
+        let results = try load(file, field: "\(field).file") { data throws(PayloadError) in try GeocoderParser.parse(data) }
+        guard results.indices.contains(index) else {
+            let message = results.isEmpty
+                ? "\(index) is not allowed: the file has no results to choose from"
+                : "\(index) is outside the allowed range 0...\(results.count - 1) (the file's results)"
+            throw .invalid(JSONFieldError(path: "\(field).result", message: message))
+        }
+        return results[index]
+    }
+
+    /// The photos of the Photomap answer in `file`, which may name image files beside it.
+    private func loadPhotos(_ file: URL, field: String) throws(ScriptError) -> [Photo] {
+        try load(file, field: "\(field).file") { data throws(PayloadError) in
+            try PhotosParser.parse(data, localFilesIn: file.deletingLastPathComponent())
+        }
+    }
+
+    private func resolve(_ request: TransitRequest, field: String) throws(ScriptError) -> ResolvedTransit {
+        do {
+            return try request.resolve(loaded: [:], path: field)
+        } catch {
+            throw .invalid(error)
         }
     }
 
