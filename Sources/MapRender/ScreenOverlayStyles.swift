@@ -25,7 +25,8 @@ public struct AlertDialogStyle: Hashable, Sendable {
     public var lineHeight = 1.3
     /// The most lines a title or a message is drawn on; a longer one ends "…".
     public var maxLines = 6
-    public var buttonHeight = 40.0
+    /// The buttons' height: 44, the least touch target Apple's guidelines allow.
+    public var buttonHeight = 44.0
     /// The space between two buttons side by side.
     public var buttonGap = 10.0
     public var buttonFill = Colour(hex: 0xFFFFFF, alpha: 0.2)
