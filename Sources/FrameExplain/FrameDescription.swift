@@ -7,7 +7,8 @@ import Screens
 /// one-sentence short description for `alt`, then a long one, sentence by sentence: the map's
 /// scale, each element on the ground with its distance and compass direction from the centre
 /// (nearest first, those outside the frame said to be off-screen), the route, the transit
-/// lines and where their vehicle is, the attribution and the chrome's controls.
+/// lines and where their vehicle is, the attribution and the chrome's controls. An open
+/// dialog comes first, with its buttons, before what lies behind it.
 public struct FrameDescription: Sendable, Encodable {
     /// One element on the ground, placed relative to the map's centre.
     public struct Placed: Sendable, Encodable {
@@ -48,6 +49,7 @@ public struct FrameDescription: Sendable, Encodable {
 extension ExplainedFrame {
     /// The frame's description.
     public func description() -> FrameDescription {
+        if let page = elements.last(where: { $0.category == .page }) { return description(of: page) }
         let centre = geometry.camera.center
         let across = Double(geometry.viewport.pixelWidth) * geometry.metresPerDevicePixel(latitude: centre.latitude)
         let placed = placedElements()
@@ -59,8 +61,22 @@ extension ExplainedFrame {
         long += elements.filter { $0.category == .caption }.map(\.label)
         long += elements.filter { $0.category == .attribution }.map { $0.label + "." }
         long += chromeSentences()
-        let short = "Map about \(SpokenMeasure.distance(metres: across)) across" + showing(placed)
+        var short = "Map about \(SpokenMeasure.distance(metres: across)) across" + showing(placed)
+        if let dialog = elements.last(where: { $0.category == .dialog }) {
+            let buttons = elements.filter { $0.category == .dialogButton }.compactMap(\.id)
+            let answers = buttons.isEmpty ? "It has no buttons." : "Its buttons: \(SpokenMeasure.list(buttons))."
+            long.insert(contentsOf: ["\(dialog.label) \(answers)", "Behind the dialog:"], at: 0)
+            short = "\(dialog.id ?? "A") dialog over a " + short.lowercasedFirst
+        }
         return FrameDescription(short: short, long: long, elements: placed)
+    }
+
+    /// A view that covers the map, such as the itinerary's list: its name, then what it holds
+    /// in reading order (the elements drawn over it), then the chrome.
+    private func description(of page: DrawnElement) -> FrameDescription {
+        let pageIndex = elements.lastIndex(of: page) ?? 0
+        let contents = elements[(pageIndex + 1)...].filter { ![.dialog, .dialogButton, .dimmedScreen].contains($0.category) }
+        return FrameDescription(short: page.label + ".", long: [page.label + "."] + contents.map { $0.label + "." } + chromeSentences(), elements: [])
     }
 
     /// ", showing a route, start and finish markers and 2 photos." or "."

@@ -2,12 +2,13 @@ import MapRender
 
 /// What lies under a point of a frame, as `mapframe hit` and `GET /frame/hit` answer it.
 public struct HitAnswer: Hashable, Sendable, Encodable {
-    /// The kinds of thing a hit can name. Two of the painters' categories are said as their
-    /// nearest kin here: the stage counter ("Stage 3 of 12") is the `stage` it counts, and the
+    /// The kinds of thing a hit can name. Some of the painters' categories are said as their
+    /// nearest kin here: the stage counter ("Stage 3 of 12") is the `stage` it counts; the
     /// status bar, text on the chrome that is not a control, is `commentary` like the toolbar's
-    /// instruction.
+    /// instruction, as is the Photomap's loading indicator; a dialog's buttons are buttons; and the dimmed screen behind a dialog is
+    /// the `dialog`, since nothing behind it can be reached.
     public enum Category: String, Hashable, Sendable, Encodable {
-        case start, finish, route, stage, photo, location, attribution, line, stop, vehicle, caption, basemap, button, tab, commentary
+        case start, finish, route, stage, photo, location, attribution, line, stop, vehicle, caption, basemap, button, tab, commentary, dialog, page
 
         public init(_ category: DrawnElement.Category) {
             switch category {
@@ -22,8 +23,10 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
             case .stop: self = .stop
             case .vehicle: self = .vehicle
             case .caption: self = .caption
-            case .statusBar, .commentary: self = .commentary
-            case .button: self = .button
+            case .statusBar, .commentary, .indicator: self = .commentary
+            case .button, .dialogButton: self = .button
+            case .dialog, .dimmedScreen: self = .dialog
+            case .page: self = .page
             case .tab: self = .tab
             }
         }

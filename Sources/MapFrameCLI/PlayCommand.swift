@@ -89,9 +89,9 @@ struct PlayCommand: AsyncParsableCommand {
         guard case .unreadable(let path, _) = error else { return error.description }
         for (index, step) in script.steps.enumerated() {
             switch step {
-            case .plan(let file) where file.path == path: return "steps[\(index)].plan.journey: \(error.description)"
+            case .plan(.journey(let file), _) where file.path == path: return "steps[\(index)].plan.journey: \(error.description)"
             case .placefinder(let file, _) where file.path == path: return "steps[\(index)].placefinder.file: \(error.description)"
-            case .photos(let file) where file.path == path: return "steps[\(index)].photos.file: \(error.description)"
+            case .photos(let file, _) where file.path == path: return "steps[\(index)].photos.file: \(error.description)"
             default: continue
             }
         }

@@ -13,7 +13,7 @@ public enum CategoryPalette {
         case background, roads
         case start, finish, route, stage, photo, location, attribution
         case line, stop, vehicle
-        case statusBar, button, commentary, tab
+        case statusBar, button, commentary, tab, dialog
 
         /// The category an element is drawn in.
         public init(_ element: DrawnElement.Category) {
@@ -30,8 +30,11 @@ public enum CategoryPalette {
             case .vehicle: self = .vehicle
             case .statusBar: self = .statusBar
             case .button: self = .button
-            case .commentary, .caption: self = .commentary
+            case .commentary, .caption, .indicator: self = .commentary
             case .tab: self = .tab
+            case .dialog, .dimmedScreen: self = .dialog
+            case .page: self = .background
+            case .dialogButton: self = .button
             }
         }
 
@@ -54,6 +57,7 @@ public enum CategoryPalette {
             case .button: "Toolbar button"
             case .commentary: "Commentary"
             case .tab: "Tab"
+            case .dialog: "Dialog"
             }
         }
 
@@ -75,6 +79,7 @@ public enum CategoryPalette {
             case .button: Colour(hex: 0x999999)
             case .commentary: Colour(hex: 0xDDDDDD)
             case .tab: Colour(hex: 0x666666)
+            case .dialog: PaulTol.sand
             }
         }
     }
@@ -137,6 +142,29 @@ extension Theme {
         chrome.activeTabForeground = inkOnDark
         chrome.inactiveTabForeground = inkOnDark
         theme.chrome = chrome
+
+        // The dialog is flat: nothing dims the screen behind it, its panel is the dialog's
+        // colour and its buttons the toolbar buttons', with ink.
+        theme.dialog.dimming = .clear
+        theme.dialog.panelFill = Category.dialog.colour
+        theme.dialog.panelBorder = Category.dialog.colour
+        theme.dialog.text = ink
+        theme.dialog.buttonFill = Category.button.colour
+        theme.dialog.buttonBorder = Category.button.colour
+        theme.dialog.buttonText = ink
+        theme.dialog.spinner.colour = ink
+        theme.dialog.spinner.faintestOpacity = 1
+        theme.loadingIndicator.background = Category.commentary.colour
+        theme.loadingIndicator.text = ink
+        theme.loadingIndicator.spinner.colour = ink
+        theme.loadingIndicator.spinner.faintestOpacity = 1
+        theme.itineraryList.headerBackground = Category.commentary.colour
+        theme.itineraryList.headerText = ink
+        theme.itineraryList.text = ink
+        theme.itineraryList.detailText = ink
+        theme.itineraryList.separator = Category.roads.colour
+        theme.itineraryList.selectedBackground = Category.stage.colour
+        theme.itineraryList.selectedText = ink
         return theme
     }()
 

@@ -9,6 +9,12 @@ public struct DrawnElement: Hashable, Sendable {
         case start, finish, route, stage, counter, photo, location, attribution
         case line, stop, vehicle, caption
         case statusBar, button, commentary, tab
+        /// A modal dialog's panel, its buttons, and the dimmed screen behind it.
+        case dialog, dialogButton, dimmedScreen
+        /// Something in progress, such as the Photomap's photos loading.
+        case indicator
+        /// A view that covers the map, such as the itinerary's list.
+        case page
     }
 
     public var category: Category

@@ -30,11 +30,12 @@ public final class FrameRenderer {
     /// theme changes the basemap, or one of its overlays reaches the frame. When not, a
     /// tile-shaped frame is its base tile unchanged.
     public static func changesTiles(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
-        scene.theme.basemap != .tiles || overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: scene.theme) }
+        scene.theme.basemap != .tiles || !scene.screenLayers.isEmpty
+            || overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: scene.theme) }
     }
 
-    /// Renders `scene` with tiles of `source` from `tiles`: the map panel, and the chrome around
-    /// it when the scene has chrome.
+    /// Renders `scene` with tiles of `source` from `tiles`: the map panel, the chrome around
+    /// it when the scene has chrome, and the scene's screen layers over both.
     public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
         render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
     }
@@ -46,13 +47,20 @@ public final class FrameRenderer {
         _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding
     ) -> RenderedFrame {
         let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles)
-        guard let chrome = scene.chrome else { return panel }
-        let canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
-        let context = DrawingContext(
-            canvas: canvas, frame: FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport), theme: scene.theme, sprites: sprites
-        )
-        for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
-        canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
+        let screenPainters = scene.screenLayers.map { $0.painter(for: source) }
+        guard scene.chrome != nil || !screenPainters.isEmpty else { return panel }
+        let frame = FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport)
+        let canvas: Canvas
+        if let chrome = scene.chrome {
+            canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
+            let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites)
+            for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
+            canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
+        } else {
+            canvas = panel.canvas
+        }
+        let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites)
+        for painter in screenPainters { painter.draw(in: context) }
         return RenderedFrame(canvas: canvas, geometry: panel.geometry, tileCount: panel.tileCount, missingTiles: panel.missingTiles)
     }
 
@@ -66,10 +74,11 @@ public final class FrameRenderer {
         var elements = overlayPainters(for: scene, source: source)
             .flatMap { $0.elements(in: geometry, theme: theme) }
             .map { panelTop == 0 ? $0 : $0.offsetBy(dx: 0, dy: panelTop) }
+        let frame = FrameGeometry(camera: geometry.camera, viewport: scene.viewport)
         if let chrome = scene.chrome {
-            let frame = FrameGeometry(camera: geometry.camera, viewport: scene.viewport)
             elements += chromePainters(for: chrome).flatMap { $0.elements(in: frame, theme: theme) }
         }
+        elements += scene.screenLayers.flatMap { $0.painter(for: source).elements(in: frame, theme: theme) }
         return elements
     }
 

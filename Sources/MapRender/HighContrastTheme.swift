@@ -85,11 +85,12 @@ public enum OkabeIto {
     public static let reddishPurple = Colour(hex: 0xCC79A7)
 }
 
-/// Three more colours for the categories theme's transit layer, from Paul Tol's "muted" scheme
+/// Four more colours for the categories theme's transit layer and dialogs, from Paul Tol's "muted" scheme
 /// (Paul Tol, "Colour schemes", SRON technical note SRON/EPS/TN/09-002, 2021), which is built to
 /// stay distinct under the common colour blindnesses and sits apart from Okabe and Ito's hues.
 public enum PaulTol {
     public static let wine = Colour(hex: 0x882255)
     public static let teal = Colour(hex: 0x44AA99)
     public static let olive = Colour(hex: 0x999933)
+    public static let sand = Colour(hex: 0xDDCC77)
 }

@@ -71,6 +71,9 @@ public struct PhoneChrome: Hashable, Sendable {
     public var activeTab: Tab
     /// The status bar's clock.
     public var clock: String
+    /// The geolocation button's spinning arrow while a geolocation runs; nil shows the
+    /// location arrow.
+    public var geolocationSpinner: GeolocationSpinner?
 
     public init(
         leadingButtons: [ToolButton], commentary: Commentary?, trailingButtons: [ToolButton], activeTab: Tab, clock: String = "09:41"
@@ -84,14 +87,18 @@ public struct PhoneChrome: Hashable, Sendable {
 
     /// The journey planner's chrome (spec 6.2): geolocation, placefinder and step-back on the
     /// left, the commentary panel, zoom in and zoom out on the right; `enabled` lists the
-    /// buttons that are not faded.
-    public static func journeyPlanner(commentary: Commentary, enabled: Set<ToolbarButton>) -> PhoneChrome {
-        PhoneChrome(
+    /// buttons that are not faded, and `spinner` the geolocation button's state while it runs.
+    public static func journeyPlanner(
+        commentary: Commentary, enabled: Set<ToolbarButton>, spinner: GeolocationSpinner? = nil
+    ) -> PhoneChrome {
+        var chrome = PhoneChrome(
             leadingButtons: [.geolocate, .placefinder, .stepBack].map { ToolButton($0, enabled: enabled.contains($0)) },
             commentary: commentary,
             trailingButtons: zoomButtons(enabled: enabled),
             activeTab: .planRoute
         )
+        chrome.geolocationSpinner = spinner
+        return chrome
     }
 
     /// The Photomap's chrome (spec 8.1): a title and the zoom buttons.
@@ -110,6 +117,11 @@ public struct PhoneChrome: Hashable, Sendable {
             trailingButtons: zoomButtons(enabled: enabled), activeTab: .itinerary
         )
     }
+
+    /// The itinerary's list of stages (spec 6.6): a title, and no buttons.
+    public static let itineraryList = PhoneChrome(
+        leadingButtons: [], commentary: Commentary("Itinerary", isButton: false), trailingButtons: [], activeTab: .itinerary
+    )
 
     private static func zoomButtons(enabled: Set<ToolbarButton>) -> [ToolButton] {
         [.zoomIn, .zoomOut].map { ToolButton($0, enabled: enabled.contains($0)) }

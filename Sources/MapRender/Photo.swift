@@ -8,7 +8,8 @@ public struct Photo: Hashable, Sendable, Codable {
     public var id: Int
     public var coordinate: Coordinate
     public var caption: String?
-    /// An http or https address of the thumbnail image; scene files carry none.
+    /// An http or https address of the thumbnail image, or a file's in a script's fixture;
+    /// scene files carry none.
     public var thumbnailURL: URL?
 
     public init(id: Int, coordinate: Coordinate, caption: String? = nil, thumbnailURL: URL? = nil) {

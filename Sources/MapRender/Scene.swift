@@ -29,6 +29,9 @@ public struct Scene: Hashable, Sendable {
     public var layers: [any SceneLayer]
     /// The status bar, toolbar and tab bar around the map panel; nil draws the map panel alone.
     public var chrome: PhoneChrome?
+    /// Drawn over the whole frame, chrome included, after the map panel, bottom to top: a
+    /// view that covers the map (the photo view) and a modal dialog over everything.
+    public var screenLayers: [any SceneLayer] = []
     /// How everything is drawn; the CycleStreets look unless a scene names another.
     public var theme: Theme = .cycleStreets
 
@@ -46,11 +49,11 @@ public struct Scene: Hashable, Sendable {
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
         photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, chrome: PhoneChrome? = nil
+        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil, chrome: PhoneChrome? = nil
     ) {
         let overlays = Overlays(
             start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
-            attribution: attribution, emphasisedStage: emphasisedStage
+            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList
         )
         self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
     }
@@ -58,7 +61,8 @@ public struct Scene: Hashable, Sendable {
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
     /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
     /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
-    /// above it, and the stage counter at the top of the panel.
+    /// above it, the stage counter or the loading indicator at the top of the panel, and the
+    /// itinerary's list over all of them.
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
@@ -72,11 +76,15 @@ public struct Scene: Hashable, Sendable {
         public var attribution: AttributionMode
         /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
         public var emphasisedStage: EmphasisedStage?
+        /// The loading indicator's word while something loads; nil when nothing does. Scripts set it.
+        public var loading: String?
+        /// The itinerary's list of stages, covering the map. Scripts set it.
+        public var itineraryList: ItineraryList?
 
         public init(
             start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
             location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-            emphasisedStage: EmphasisedStage? = nil
+            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil
         ) {
             self.start = start
             self.finish = finish
@@ -86,6 +94,8 @@ public struct Scene: Hashable, Sendable {
             self.transit = transit
             self.attribution = attribution
             self.emphasisedStage = emphasisedStage
+            self.loading = loading
+            self.itineraryList = itineraryList
         }
 
         /// The overlays as layers, bottom to top.
@@ -101,13 +111,16 @@ public struct Scene: Hashable, Sendable {
             if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
             if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
+            if let loading { layers.append(LoadingIndicatorPainter(label: loading)) }
+            if let itineraryList { layers.append(ItineraryListPainter(list: itineraryList)) }
             return layers
         }
 
         /// Whether `layer` is one of the kinds these overlays make.
         static func makes(_ layer: any SceneLayer) -> Bool {
             layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
-                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter
+                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
+                || layer is ItineraryListPainter
         }
     }
 
@@ -126,6 +139,8 @@ public struct Scene: Hashable, Sendable {
                 case let route as RoutePainter: overlays.route = route.route
                 case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
                 case let attribution as AttributionLayer: overlays.attribution = attribution.mode
+                case let indicator as LoadingIndicatorPainter: overlays.loading = indicator.label
+                case let list as ItineraryListPainter: overlays.itineraryList = list.list
                 default: break
                 }
             }
@@ -149,6 +164,7 @@ extension Scene {
     public static func == (a: Scene, b: Scene) -> Bool {
         a.viewport == b.viewport && a.style == b.style && a.camera == b.camera && a.chrome == b.chrome && a.theme == b.theme
             && a.layers.map { AnyHashable($0) } == b.layers.map { AnyHashable($0) }
+            && a.screenLayers.map { AnyHashable($0) } == b.screenLayers.map { AnyHashable($0) }
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -158,5 +174,6 @@ extension Scene {
         hasher.combine(chrome)
         hasher.combine(theme)
         for layer in layers { hasher.combine(AnyHashable(layer)) }
+        for layer in screenLayers { hasher.combine(AnyHashable(layer)) }
     }
 }

@@ -27,6 +27,11 @@ public struct Theme: Hashable, Sendable {
     public var stageCounter: StageCounterStyle = .cycleStreets
     public var transit: TransitStyle = .cycleStreets
     public var chrome: PhoneChromeStyle = .cycleStreets
+    public var dialog: AlertDialogStyle = .cycleStreets
+    public var loadingIndicator: LoadingIndicatorStyle = .cycleStreets
+    public var geolocationSpinner: GeolocationSpinnerStyle = .cycleStreets
+    public var itineraryList: ItineraryListStyle = .cycleStreets
+    public var photoView: PhotoViewStyle = .cycleStreets
     /// Whether edges and text are smoothed. Without, every pixel is exactly one of the colours
     /// drawn, so a frame can be read back colour by colour.
     public var antialiasing = true

@@ -8,11 +8,21 @@ public struct ToolbarPainter: OverlayPainter {
     public var leadingButtons: [PhoneChrome.ToolButton]
     public var commentary: PhoneChrome.Commentary?
     public var trailingButtons: [PhoneChrome.ToolButton]
+    /// The geolocation button's spinning arrow, drawn in place of its location arrow.
+    public var geolocationSpinner: GeolocationSpinner?
 
     public init(chrome: PhoneChrome) {
         leadingButtons = chrome.leadingButtons
         commentary = chrome.commentary
         trailingButtons = chrome.trailingButtons
+        geolocationSpinner = chrome.geolocationSpinner
+    }
+
+    /// What a button is called when spoken: its label, and whether it is finding a location
+    /// or unavailable.
+    private func spokenLabel(_ button: PhoneChrome.ToolButton) -> String {
+        if button.button == .geolocate, geolocationSpinner != nil { return "\(button.button.label), finding your location" }
+        return button.enabled ? button.button.label : "\(button.button.label), unavailable"
     }
 
     /// Where the toolbar draws, in logical pixels: its bar, each button's box in order (leading
@@ -50,7 +60,7 @@ public struct ToolbarPainter: OverlayPainter {
         var elements = zip(leadingButtons + trailingButtons, layout.leadingButtons + layout.trailingButtons).map { button, box in
             DrawnElement(
                 .button, id: button.button.rawValue,
-                label: button.enabled ? button.button.label : "\(button.button.label), unavailable",
+                label: spokenLabel(button),
                 shape: .box(box.scaled(by: frame.scale))
             )
         }
@@ -75,13 +85,14 @@ public struct ToolbarPainter: OverlayPainter {
             canvas.fill(PixelRect(minX: bar.minX, minY: bar.minY, maxX: bar.maxX, maxY: bar.minY + 1), with: style.toolbarHighlight)
             canvas.fill(PixelRect(minX: bar.minX, minY: bar.maxY - 1, maxX: bar.maxX, maxY: bar.maxY), with: style.toolbarShadow)
             for (button, box) in zip(leadingButtons + trailingButtons, layout.leadingButtons + layout.trailingButtons) {
-                drawButton(button, in: box, on: canvas, style: style)
+                drawButton(button, in: box, on: canvas, theme: context.theme)
             }
             if let commentary { drawCommentary(commentary, in: layout.commentaryArea, on: canvas, style: style) }
         }
     }
 
-    private func drawButton(_ button: PhoneChrome.ToolButton, in box: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) {
+    private func drawButton(_ button: PhoneChrome.ToolButton, in box: PixelRect, on canvas: Canvas, theme: Theme) {
+        let style = theme.chrome
         let opacity = button.enabled ? 1 : style.disabledOpacity
         canvas.addRoundedRect(box, radius: style.buttonCornerRadius)
         canvas.fillPath(with: style.buttonFill.fading(by: opacity))
@@ -92,7 +103,11 @@ public struct ToolbarPainter: OverlayPainter {
         canvas.strokePath(with: style.buttonBorder.fading(by: opacity), width: 1)
         canvas.withSavedState {
             canvas.translate(x: box.center.x, y: box.center.y)
-            ToolbarGlyphs.draw(button.button, on: canvas, colour: style.glyph.fading(by: opacity))
+            if button.button == .geolocate, let geolocationSpinner {
+                ToolbarGlyphs.drawSpinner(geolocationSpinner, on: canvas, colour: style.glyph.fading(by: opacity), style: theme.geolocationSpinner)
+            } else {
+                ToolbarGlyphs.draw(button.button, on: canvas, colour: style.glyph.fading(by: opacity))
+            }
         }
     }
 
@@ -168,6 +183,23 @@ enum ToolbarGlyphs {
             canvas.closePath()
             canvas.fillPath(with: colour)
         }
+    }
+
+    /// The spinning arrow in `spinner`'s state: a circle's arc ending in an arrowhead, turned
+    /// clockwise by the state's degrees.
+    static func drawSpinner(_ spinner: GeolocationSpinner, on canvas: Canvas, colour: Colour, style: GeolocationSpinnerStyle) {
+        let turn = spinner.degrees * .pi / 180
+        let end = -Double.pi / 2 + turn, start = end - style.sweepDegrees * .pi / 180
+        canvas.arc(centerX: 0, centerY: 0, radius: style.radius, from: start, to: end)
+        canvas.strokePath(with: colour, width: style.lineWidth)
+        // The head points clockwise along the circle from the arc's end.
+        let tip = (x: cos(end) * style.radius, y: sin(end) * style.radius)
+        let along = (x: -sin(end), y: cos(end)), across = (x: cos(end), y: sin(end))
+        canvas.moveTo(tip.x + along.x * style.headLength, tip.y + along.y * style.headLength)
+        canvas.lineTo(tip.x + across.x * style.headHalfWidth, tip.y + across.y * style.headHalfWidth)
+        canvas.lineTo(tip.x - across.x * style.headHalfWidth, tip.y - across.y * style.headHalfWidth)
+        canvas.closePath()
+        canvas.fillPath(with: colour)
     }
 
     /// The magnifier's lens centre and radius.

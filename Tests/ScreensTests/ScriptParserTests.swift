@@ -55,10 +55,10 @@ import TileStore
         #expect(script.layout == ScreenLayout(width: 320, height: 480, scale: 1, chrome: false))
         #expect(script.steps == [
             .tap(x: 100, y: 200), .wait(seconds: 1), .pan(dx: 10, dy: 0), .zoomIn, .zoomOut, .stepBack,
-            .plan(journey: URL(fileURLWithPath: "/scripts/demo/route.xml")), .newRoute,
+            .plan(.journey(URL(fileURLWithPath: "/scripts/demo/route.xml")), seconds: 0), .newRoute,
             .geolocate(LocationFix(coordinate: Coordinate(latitude: 52.205, longitude: 0.141), accuracyMetres: 150)),
             .placefinder(file: URL(fileURLWithPath: "/scripts/demo/geocoder.xml"), result: 0),
-            .photos(file: URL(fileURLWithPath: "/scripts/demo/photos.xml")), .stage(3),
+            .photos(file: URL(fileURLWithPath: "/scripts/demo/photos.xml"), seconds: 0), .stage(3),
         ])
         #expect(script.steps.map(\.duration) == [0.1, 1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1])
     }
@@ -82,7 +82,7 @@ import TileStore
 
     @Test func unknownFieldsAreNamed() {
         #expect(error(#"{"style": "osm", "steps": [], "colour": "red"}"#)
-            == .invalid(JSONFieldError(path: "colour", message: "unknown field; allowed fields are style, theme, camera, chrome, size, scale, steps")))
+            == .invalid(JSONFieldError(path: "colour", message: "unknown field; allowed fields are style, theme, camera, chrome, size, scale, firstRun, steps")))
         #expect(error(#"{"style": "osm", "steps": [{"tapp": {"x": 1, "y": 1}}]}"#)?.field == "steps[0].tapp")
         #expect(error(#"{"style": "osm", "steps": [{"tap": {"x": 1, "y": 1, "force": 3}}]}"#)?.field == "steps[0].tap.force")
         #expect(error(#"{"style": "osm", "camera": {"center": {"lat": 52, "lng": 0}, "zoom": 3}, "steps": []}"#)?.field == "camera.center.lng")
@@ -130,9 +130,11 @@ import TileStore
 
     @Test func loadResolvesPathsAgainstTheScriptsDirectory() throws {
         let script = try ScriptParser.load(contentsOf: Fixture.url("script.json"), styles: Self.styles)
-        #expect(script.steps.contains(.plan(journey: Fixture.url("journey.xml").standardizedFileURL)))
+        #expect(script.steps.contains(.plan(.journey(Fixture.url("journey.xml").standardizedFileURL), seconds: 0)))
         let absolute = try parse(#"{"style": "osm", "steps": [{"photos": {"file": "/data/photos.xml"}}, {"photos": {"file": "../p.xml"}}]}"#)
-        #expect(absolute.steps == [.photos(file: URL(fileURLWithPath: "/data/photos.xml")), .photos(file: URL(fileURLWithPath: "/scripts/p.xml"))])
+        #expect(absolute.steps == [
+            .photos(file: URL(fileURLWithPath: "/data/photos.xml"), seconds: 0), .photos(file: URL(fileURLWithPath: "/scripts/p.xml"), seconds: 0),
+        ])
         #expect(throws: ScriptError.self) { try ScriptParser.load(contentsOf: Fixture.url("missing.json"), styles: Self.styles) }
     }
 

@@ -16,7 +16,7 @@ import Testing
         let log = run.log
         #expect(run.layout.mapPanelViewport == Viewport(width: 320, height: 367))
         #expect(run.frames.count == script.steps.count + 1)
-        #expect(log.map(\.step) == Array(0...17))
+        #expect(log.map(\.step) == Array(0...18))
         #expect(log.map(\.event) == ["start"] + script.steps.map(\.name))
         #expect(log[0].commentary == "Set start" && log[0].accepted)
         #expect(log[1].commentary == "Set finish")
@@ -49,16 +49,18 @@ import Testing
         #expect(photos.camera == planned.camera, "the Photomap opens where the planner looks")
         #expect(photos.photos.map(\.id) == [41523, 41877])
 
-        let cleared = run.frames[15].state
+        let asked = run.frames[15]
+        #expect(asked.state.dialog?.title == "New route" && asked.state.routeLine != nil, "New route asks before clearing")
+        let cleared = run.frames[16].state
         #expect(cleared.screen == .planner && cleared.commentary == "Set start")
         #expect(cleared.camera == planned.camera && cleared.routeLine == nil)
 
-        let located = run.frames[16].state
+        let located = run.frames[17].state
         #expect(located.start == Coordinate(latitude: 52.205, longitude: 0.141))
         #expect(located.locationRing?.accuracyMetres == 150)
         #expect(located.camera == planned.camera, "the fix is on screen, so the map stays")
 
-        let placed = run.frames[17].state
+        let placed = run.frames[18].state
         let millRoad = Coordinate(latitude: 52.20005, longitude: 0.13952)
         #expect(placed.finish == millRoad && placed.camera.center == millRoad)
         #expect(placed.locationRing == nil, "choosing a place ends geolocation")
@@ -71,7 +73,8 @@ import Testing
         func steps(journey: String, geocoder: String, photos: String) -> String {
             #"""
             {"style": "osm", "steps": [{"tap": {"x": 160, "y": 300}}, {"tap": {"x": 160, "y": 40}}, {"plan": {"journey": "\#(journey)"}},
-              {"stage": 2}, {"photos": {"file": "\#(photos)"}}, {"newRoute": true}, {"placefinder": {"file": "\#(geocoder)", "result": 1}}]}
+              {"stage": 2}, {"photos": {"file": "\#(photos)"}}, {"newRoute": true}, {"confirm": true},
+              {"placefinder": {"file": "\#(geocoder)", "result": 1}}]}
             """#
         }
         let xml = try play(steps(journey: "journey.xml", geocoder: "geocoder.xml", photos: "photos.xml"))
@@ -79,7 +82,7 @@ import Testing
         #expect(json == xml)
         #expect(json.frames[3].state.routeLine == (try Fixture.journey().routeLine))
         #expect(json.frames[5].state.photos.map(\.id) == [41523, 41877])
-        #expect(json.frames[7].state.start == Coordinate(latitude: 52.20188, longitude: 0.13672))
+        #expect(json.frames[8].state.start == Coordinate(latitude: 52.20188, longitude: 0.13672))
     }
 
     @Test func playingIsDeterministicAndTheLogEncodes() throws {

@@ -105,6 +105,20 @@ import Testing
         #expect(message == "script.json: steps: \(ScriptParser.maxSteps + 1) steps; at most \(ScriptParser.maxSteps) are allowed (\(ScriptParser.maxSteps + 1) frames)")
     }
 
+    @Test func anUnreadablePhotoExitsTwoNamingTheStepAndTheFile() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = try writeScript(#"{"style": "osm", "camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 15}, "steps": [{"photos": {"file": "photos-local.xml"}}, {"photo": 41877}]}"#)
+        try FileManager.default.copyItem(at: ScriptGoldens.scripts.appendingPathComponent("photos-local.xml"), to: directory.appendingPathComponent("photos-local.xml"))
+        let photo = directory.appendingPathComponent("photos/41877.jpg")
+        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: photo)
+        let out = directory.appendingPathComponent("out")
+        #expect(await play(script) == 2)
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is written")
+        let message = await errorMessage(["play", script, "--out-dir", out.path, "--cache-dir", ScriptGoldens.cacheDirectory.path, "--offline"])
+        #expect(message?.hasPrefix("script.json: steps[1].photo: \(photo.standardizedFileURL.path): cannot be read: not an image that decodes") == true, "\(message ?? "no error")")
+    }
+
     @Test func anOutputDirectoryThatCannotBeMadeExitsOne() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try writeScript(#"{"style": "osm", "camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 15}, "steps": []}"#)

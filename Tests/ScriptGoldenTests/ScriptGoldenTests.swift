@@ -8,10 +8,13 @@ import Testing
 /// Every frame of every script in `Scenes/scripts/` matches its golden in
 /// `Goldens/scripts/<script>/NN.png`, with the standard golden tolerance.
 @Suite struct ScriptGoldenTests {
-    /// The flows the goldens must cover (app spec 6.4-6.9 and 8.1), and the chrome variants.
+    /// The flows the goldens must cover (app spec 6.4-6.11 and 8.1), their dialogs, and the
+    /// chrome variants.
     static let requiredScripts = [
         "three-taps", "refused-finish", "tap-after-pan", "step-back", "geolocation", "new-route", "placefinder",
         "photomap", "itinerary-stage", "chrome-planner", "chrome-retina",
+        "route-requested", "route-error", "new-route-cancel", "first-run", "dialog-retina",
+        "photomap-loading", "geolocation-spinner", "itinerary-list", "photo-view", "photo-view-retina",
     ]
 
     @Test func everyRequiredFlowHasAScriptAndGoldens() {

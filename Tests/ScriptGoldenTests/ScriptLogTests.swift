@@ -84,9 +84,11 @@ import Testing
         let log = run.log
         #expect(log[3].commentary == "New route" && log[4].event == "pan")
         #expect(log[5].event == "newRoute" && log[5].accepted)
-        #expect(log[5].start == nil && log[5].finish == nil && log[5].commentary == "Set start")
-        #expect(run.frames[5].state.routeLine == nil)
-        #expect(log[5].camera == log[4].camera)
+        #expect(log[5].dialog?.title == "New route" && log[5].dialog?.buttons == ["Cancel", "OK"] && run.frames[5].state.routeLine != nil)
+        #expect(log[6].event == "confirm" && log[6].dialogsClosed?.first?.endedBy == "OK" && log[6].dialog == nil)
+        #expect(log[6].start == nil && log[6].finish == nil && log[6].commentary == "Set start")
+        #expect(run.frames[6].state.routeLine == nil)
+        #expect(log[6].camera == log[4].camera)
     }
 
     @Test func placefinderSetsMarkersAndCentresOnEachPlace() throws {
@@ -96,10 +98,12 @@ import Testing
         let parksidePools = Coordinate(latitude: 52.20330, longitude: 0.13160)
         #expect(log[1].accepted && log[1].start == gwydir && log[1].camera.center == gwydir)
         #expect(log[2].accepted == false && log[2].message == JourneyPlanner.finishTooCloseMessage && log[2].finish == nil)
-        #expect(log[3].accepted && log[3].finish == parksidePools && log[3].camera.center == parksidePools)
-        #expect(log[4].camera.zoom == log[3].camera.zoom - 1)
+        #expect(log[2].dialog?.kind == .finishTooNear, "a place too near the start is said in a dialog")
+        #expect(log[3].event == "wait" && log[3].dialog == nil && log[3].dialogsClosed?.first?.endedBy == "closed by itself")
+        #expect(log[4].accepted && log[4].finish == parksidePools && log[4].camera.center == parksidePools)
+        #expect(log[5].camera.zoom == log[4].camera.zoom - 1)
         // Zoomed out, both markers show.
-        let panel = MapPanel(viewport: run.layout.mapPanelViewport, zoomRange: ZoomRange(min: 0, max: 19), camera: log[4].camera)
+        let panel = MapPanel(viewport: run.layout.mapPanelViewport, zoomRange: ZoomRange(min: 0, max: 19), camera: log[5].camera)
         #expect(panel.shows(gwydir) && panel.shows(parksidePools))
     }
 

@@ -21,10 +21,12 @@ public struct Journey: Hashable, Sendable, Codable {
     /// The points the journey was planned through, in order: the start, any points on the way
     /// and the finish. Empty when the answer lists none.
     public var waypoints: [Coordinate]
+    /// The route's number at CycleStreets (its `itinerary`), when the answer gives it.
+    public var routeNumber: Int?
 
     public init(
         startName: String, finishName: String, routeLine: RouteLine, lengthMetres: Int, timeSeconds: Int,
-        plan: String, speedKmh: Int, segments: [JourneySegment], waypoints: [Coordinate] = []
+        plan: String, speedKmh: Int, segments: [JourneySegment], waypoints: [Coordinate] = [], routeNumber: Int? = nil
     ) {
         self.startName = startName
         self.finishName = finishName
@@ -35,6 +37,7 @@ public struct Journey: Hashable, Sendable, Codable {
         self.speedKmh = speedKmh
         self.segments = segments
         self.waypoints = waypoints
+        self.routeNumber = routeNumber
     }
 
     /// Where the start marker goes: the first point of the route, as the app placed it.

@@ -21,6 +21,12 @@ struct JourneyRecord {
         return value
     }
 
+    /// An optional whole number: nil when the attribute is absent.
+    func optionalWholeNumber(_ name: String) throws(PayloadError) -> Int? {
+        guard let value = try text(name) else { return nil }
+        return try PayloadValues.wholeNumber(value, field: field(name))
+    }
+
     func wholeNumber(_ name: String) throws(PayloadError) -> Int {
         try PayloadValues.wholeNumber(attribute(name, expected: "a whole number"), field: field(name))
     }
@@ -34,7 +40,8 @@ struct JourneyRecord {
 /// Builds a `Journey` from its records, with the same rules and the same results whether the
 /// answer was XML or JSON: exactly one marker of type `route`, at least one of type `segment`,
 /// each with the attributes the journey keeps; markers of other types are ignored. Waypoints
-/// are optional, each with a `longitude` and a `latitude`.
+/// are optional, each with a `longitude` and a `latitude`; so is the route's number, its
+/// `itinerary` attribute.
 enum JourneyAssembler {
     /// How the route marker is named in errors about how many there are.
     static let routeMarkers = "marker[type=route]"
@@ -72,7 +79,8 @@ enum JourneyAssembler {
             plan: try route.attribute("plan", expected: "a plan name"),
             speedKmh: try route.wholeNumber("speed"),
             segments: segments,
-            waypoints: points
+            waypoints: points,
+            routeNumber: try route.optionalWholeNumber("itinerary")
         )
     }
 

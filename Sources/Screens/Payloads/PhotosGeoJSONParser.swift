@@ -16,35 +16,37 @@ import StrictJSON
 /// ```
 ///
 /// `id` (a whole number, or a string of digits) and `caption` (may be empty) are required. A
-/// `thumbnailUrl` must be an http or https URL when given; a location with no photo has none,
+/// `thumbnailUrl` must be an http or https URL (or a file, see `PhotosParser`) when given; a location with no photo has none,
 /// or an empty one. Other properties are ignored. An empty collection is an empty list. Errors
 /// name the JSON path, such as `features[2].properties.id`.
 public enum PhotosGeoJSONParser {
-    public static func parse(_ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes) throws(PayloadError) -> [Photo] {
-        try photos(in: JSONPayloadReader.root(of: data, maxBytes: maxBytes, documentName: "photos"))
+    public static func parse(
+        _ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes, localFilesIn directory: URL? = nil
+    ) throws(PayloadError) -> [Photo] {
+        try photos(in: JSONPayloadReader.root(of: data, maxBytes: maxBytes, documentName: "photos"), localFilesIn: directory)
     }
 
     /// The photos in a parsed document.
-    static func photos(in document: JSONValue) throws(PayloadError) -> [Photo] {
+    static func photos(in document: JSONValue, localFilesIn directory: URL? = nil) throws(PayloadError) -> [Photo] {
         try JSONPayloadReader.fields { () throws(JSONFieldError) in
             let root = try JSONObjectReader(document, path: "")
             _ = try GeoJSONObjects.type(of: root, allowed: ["FeatureCollection"])
             var photos: [Photo] = []
             for feature in try GeoJSONObjects.features(of: root) {
-                photos.append(try photo(feature))
+                photos.append(try photo(feature, localFilesIn: directory))
             }
             return photos
         }
     }
 
-    private static func photo(_ feature: JSONObjectReader) throws(JSONFieldError) -> Photo {
+    private static func photo(_ feature: JSONObjectReader, localFilesIn directory: URL?) throws(JSONFieldError) -> Photo {
         let coordinate = try GeoJSONObjects.point(of: feature)
         let properties = try feature.requiredObject("properties")
         return Photo(
             id: try id(properties),
             coordinate: coordinate,
             caption: try properties.requiredString("caption"),
-            thumbnailURL: try thumbnailURL(properties)
+            thumbnailURL: try thumbnailURL(properties, localFilesIn: directory)
         )
     }
 
@@ -64,18 +66,18 @@ public enum PhotosGeoJSONParser {
         }
     }
 
-    private static func thumbnailURL(_ properties: JSONObjectReader) throws(JSONFieldError) -> URL? {
-        let path = properties.path(of: "thumbnailUrl")
+    private static func thumbnailURL(_ properties: JSONObjectReader, localFilesIn directory: URL?) throws(JSONFieldError) -> URL? {
+        let path = properties.path(of: "thumbnailUrl"), allowed = PhotosParser.allowedAddresses(localFilesIn: directory)
         switch properties.fields["thumbnailUrl"] {
         case nil, .null?, .string("")?:
             return nil
         case .string(let text)?:
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
-                throw JSONFieldError(path: path, value: .string(text), allowed: "an http or https URL")
+            guard let url = PhotosParser.imageAddress(text, localFilesIn: directory) else {
+                throw JSONFieldError(path: path, value: .string(text), allowed: allowed)
             }
             return url
         case let other?:
-            throw JSONFieldError(path: path, value: other, allowed: "an http or https URL")
+            throw JSONFieldError(path: path, value: other, allowed: allowed)
         }
     }
 }

@@ -21,11 +21,13 @@ import MapRender
 /// ```
 ///
 /// Names are matched without their namespace prefixes. `id`, `latitude`, `longitude`,
-/// `caption` (may be empty) and `thumbnailUrl` are required; other fields are ignored. A
+/// `caption` (may be empty) and `thumbnailUrl` (see `PhotosParser`) are required; other fields are ignored. A
 /// collection with no members is an empty list. Errors name the photo, such as
 /// `photo[2]/latitude`.
 public enum PhotosXMLParser {
-    public static func parse(_ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes) throws(PayloadError) -> [Photo] {
+    public static func parse(
+        _ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes, localFilesIn directory: URL? = nil
+    ) throws(PayloadError) -> [Photo] {
         let root = try XMLPayloadReader.root(of: data, maxBytes: maxBytes)
         try root.requireRoot(named: "FeatureCollection")
         var photos: [Photo] = []
@@ -34,18 +36,19 @@ public enum PhotosXMLParser {
             guard let element = member.child(named: "photo") else {
                 throw .missing(field: "featureMember[\(index + 1)]/photo", expected: "a photo element")
             }
-            photos.append(try photo(from: element, label: label))
+            photos.append(try photo(from: element, label: label, localFilesIn: directory))
         }
         return photos
     }
 
-    private static func photo(from element: ParsedXMLElement, label: String) throws(PayloadError) -> Photo {
+    private static func photo(from element: ParsedXMLElement, label: String, localFilesIn directory: URL?) throws(PayloadError) -> Photo {
         let idText = try element.childText("id", of: label, expected: "a photo number")
         let latitudeText = try element.childText("latitude", of: label, expected: "a latitude")
         let longitudeText = try element.childText("longitude", of: label, expected: "a longitude")
-        let urlText = try element.childText("thumbnailUrl", of: label, expected: "an http or https URL")
-        guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
-            throw .invalid(field: "\(label)/thumbnailUrl", value: urlText, expected: "an http or https URL")
+        let allowed = PhotosParser.allowedAddresses(localFilesIn: directory)
+        let urlText = try element.childText("thumbnailUrl", of: label, expected: allowed)
+        guard let url = PhotosParser.imageAddress(urlText, localFilesIn: directory) else {
+            throw .invalid(field: "\(label)/thumbnailUrl", value: urlText, expected: allowed)
         }
         return Photo(
             id: try PayloadValues.wholeNumber(idText, field: "\(label)/id"),

@@ -11,8 +11,17 @@ public struct Geolocation: Hashable, Sendable, Codable {
     public internal(set) var followedMarker: MarkerRole?
     /// When listening stops, set by each pulse from its quality; nil before the first pulse.
     public private(set) var switchOffTime: TimeInterval?
+    /// When the button was pressed, which sets the spinning arrow's state at any later time.
+    public let startTime: TimeInterval
 
-    public init() {}
+    public init(startTime: TimeInterval) {
+        self.startTime = startTime
+    }
+
+    /// The button's spinning arrow at `time`.
+    public func spinner(at time: TimeInterval) -> GeolocationSpinner {
+        GeolocationSpinner(secondsRunning: time - startTime)
+    }
 
     /// Whether the latest fix is good enough to count as a success.
     public var succeeded: Bool { fix?.quality.isSuccess ?? false }

@@ -14,11 +14,13 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     public static let minimumStartFinishMetres = 100.0
     /// What the app said when a finish was too close to the start (v1 `showStartFinishAlert`).
     public static let finishTooCloseMessage = "Move the map to set a finish point further away."
+    /// Why "Plan route" is refused before both markers are set.
+    public static let planNeedsBothMarkers = "Set a start and a finish before planning a route"
     /// How long after a pan or zoom a tap is still taken as part of the gesture, in seconds.
     public static let tapDelay: TimeInterval = 0.2
 
     /// Times closer than this are equal, so that scripted decimal times behave as written.
-    private static let timeTolerance: TimeInterval = 1e-6
+    static let timeTolerance: TimeInterval = 1e-6
 
     public private(set) var map: MapPanel
     public private(set) var start: Coordinate?
@@ -101,7 +103,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     public mutating func startGeolocation(at time: TimeInterval) -> EventOutcome {
         stopGeolocationIfDue(at: time)
         guard enabledButtons.contains(.geolocate) else { return .refused("Geolocation is disabled") }
-        if geolocation == nil { geolocation = Geolocation() }
+        if geolocation == nil { geolocation = Geolocation(startTime: time) }
         return .accepted
     }
 
@@ -149,7 +151,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
         at time: TimeInterval
     ) -> EventOutcome {
         stopGeolocationIfDue(at: time)
-        guard phase == .readyToPlan else { return .refused("Set a start and a finish before planning a route") }
+        guard phase == .readyToPlan else { return .refused(Self.planNeedsBothMarkers) }
         geolocation = nil
         self.journey = journey
         start = journey.startCoordinate

@@ -6,6 +6,8 @@ import MapRender
 public struct Photomap: Hashable, Sendable, Codable {
     /// The most photos the screen asks for and shows.
     public static let photoLimit = 25
+    /// The loading indicator's word while an answer is awaited.
+    public static let loadingLabel = "Loading photos"
 
     /// The map panel; pans and zooms change which loaded photos are visible.
     public var map: MapPanel

@@ -3,7 +3,7 @@ import MapRender
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
-    case planner, photomap, itinerary
+    case planner, photomap, itinerary, itineraryList, photo
 }
 
 /// Everything a renderer needs to draw one frame of a screen, and nothing it must work out.
@@ -24,6 +24,16 @@ public struct ScreenState: Hashable, Sendable, Codable {
     /// The journey planner's commentary panel text; nil on other screens.
     public var commentary: String?
     public var enabledButtons: [ToolbarButton]
+    /// The modal dialog over the whole screen; nil when none is open.
+    public var dialog: AlertDialog?
+    /// The loading indicator's word while something loads; nil when nothing does.
+    public var loading: String?
+    /// The geolocation button's spinning arrow while a geolocation runs.
+    public var geolocationSpinner: GeolocationSpinner?
+    /// The itinerary's list of stages, which covers the map.
+    public var itineraryList: ItineraryList?
+    /// A photo opened from the Photomap, which covers the screen below the status bar.
+    public var photoView: PhotoView?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {
@@ -45,6 +55,16 @@ public struct ScreenState: Hashable, Sendable, Codable {
         camera = photomap.map.camera
         photos = photomap.visiblePhotos
         enabledButtons = photomap.enabledButtons
+    }
+
+    /// The itinerary's list of `journey`'s stages, with `selected` highlighted; `camera` is
+    /// where the map behind it looks.
+    public init(listing journey: Journey, selected: Int?, camera: Camera) {
+        screen = .itineraryList
+        self.camera = camera
+        photos = []
+        itineraryList = journey.itineraryList(selected: selected)
+        enabledButtons = []
     }
 
     /// An itinerary stage frame: the route and its ends, with one stage emphasised.

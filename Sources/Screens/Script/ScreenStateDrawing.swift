@@ -5,9 +5,11 @@ import MapRender
 ///
 /// The map panel shows the state's camera, start and finish markers, route line, location
 /// ring (around the latest geolocation fix), photo pins, the itinerary's emphasised stage with
-/// its counter, and the style's attribution. With chrome, the toolbar shows the screen's
-/// buttons, enabled as the state says, and the commentary (a button once both markers are
-/// set); the tab bar marks the screen's function.
+/// its counter, the loading indicator, and the style's attribution. With chrome, the toolbar
+/// shows the screen's buttons, enabled as the state says (the geolocation button spinning
+/// while it runs), and the commentary (a button once both markers are set); the tab bar marks
+/// the screen's function. An open photo covers all but the status bar, and an open dialog is
+/// drawn over everything.
 extension ScreenState {
     /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
     public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
@@ -21,11 +23,18 @@ extension ScreenState {
             photos: photos,
             location: locationRing,
             transit: transit,
-            attribution: .current,
+            attribution: itineraryList == nil ? .current : .hidden,
             emphasisedStage: emphasisedStage,
+            loading: loading,
+            itineraryList: itineraryList,
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
+        if let photoView {
+            let top = layout.chrome ? Double(PhoneChrome.statusBarHeight) : 0
+            scene.screenLayers.append(PhotoViewPainter(view: photoView, top: top))
+        }
+        if let dialog { scene.screenLayers.append(AlertDialogPainter(dialog: dialog)) }
         return scene
     }
 
@@ -35,11 +44,15 @@ extension ScreenState {
         switch screen {
         case .planner:
             let isButton = start != nil && finish != nil
-            return .journeyPlanner(commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled)
-        case .photomap:
+            return .journeyPlanner(
+                commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled, spinner: geolocationSpinner
+            )
+        case .photomap, .photo:
             return .photomap(enabled: enabled)
         case .itinerary:
             return .itinerary(enabled: enabled)
+        case .itineraryList:
+            return .itineraryList
         }
     }
 }

@@ -14,14 +14,19 @@ public struct Script: Hashable, Sendable {
     public var layout: ScreenLayout
     /// How every frame is drawn.
     public var theme: Theme
+    /// Whether the session is the app's first run, which shows the walk-through dialogs.
+    public var firstRun: Bool
     public var steps: [ScriptStep]
 
-    public init(style: String, zoomRange: ZoomRange, camera: Camera, layout: ScreenLayout, theme: Theme, steps: [ScriptStep]) {
+    public init(
+        style: String, zoomRange: ZoomRange, camera: Camera, layout: ScreenLayout, theme: Theme, firstRun: Bool = false, steps: [ScriptStep]
+    ) {
         self.style = style
         self.zoomRange = zoomRange
         self.camera = camera
         self.layout = layout
         self.theme = theme
+        self.firstRun = firstRun
         self.steps = steps
     }
 }
@@ -37,17 +42,28 @@ public enum ScriptStep: Hashable, Sendable {
     case zoomIn
     case zoomOut
     case stepBack
-    /// "Plan route" with the route in a CycleStreets journey file, XML or JSON.
-    case plan(journey: URL)
+    /// "Plan route", answered by the API `seconds` later (0: at once).
+    case plan(PlanAnswer, seconds: TimeInterval)
+    /// "New route", which asks for confirmation.
     case newRoute
+    /// Answers the open dialog: true presses OK, false presses Cancel.
+    case confirm(Bool)
     /// A geolocation pulse; starts geolocation first when it is not running.
     case geolocate(LocationFix)
     /// Choosing result `result` (counting from 0) of a placefinder answer, XML or GeoJSON.
     case placefinder(file: URL, result: Int)
-    /// The Photomap showing the photos of a Photomap answer, XML or GeoJSON.
-    case photos(file: URL)
+    /// The Photomap showing the photos of a Photomap answer, XML or GeoJSON, which arrives
+    /// `seconds` later (0: at once).
+    case photos(file: URL, seconds: TimeInterval)
     /// The itinerary's map of stage `n`, counting from 1.
     case stage(Int)
+    /// Touching the pin of the photo with this number on the Photomap, which opens it.
+    case photo(Int)
+    /// "Done" on an open photo, back to the Photomap.
+    case done
+    /// The itinerary's list of stages, with stage `selected` highlighted; nil highlights the
+    /// stage last shown on the itinerary's map, if any.
+    case itinerary(selected: Int?)
     /// A public-transport journey shown over the planner's map, its vehicle moving on by the
     /// script clock.
     case transit(TransitRequest)
@@ -69,11 +85,23 @@ public enum ScriptStep: Hashable, Sendable {
         case .stepBack: "stepBack"
         case .plan: "plan"
         case .newRoute: "newRoute"
+        case .confirm: "confirm"
         case .geolocate: "geolocate"
         case .placefinder: "placefinder"
         case .photos: "photos"
         case .stage: "stage"
+        case .itinerary: "itinerary"
+        case .photo: "photo"
+        case .done: "done"
         case .transit: "transit"
         }
     }
+}
+
+/// What the API answers a route request with.
+public enum PlanAnswer: Hashable, Sendable {
+    /// A CycleStreets journey file, XML or JSON; an error answer in it is shown as the API's error.
+    case journey(URL)
+    /// Nothing: the API could not be reached.
+    case unreachable
 }

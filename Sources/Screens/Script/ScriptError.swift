@@ -9,12 +9,14 @@ public enum ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(JSONFieldError)
     /// A payload file named by a step was refused.
     case payload(field: String, path: String, error: PayloadError)
+    /// A file a step reaches through a payload (a photo's image) could not be read or decoded.
+    case unreadableFile(field: String, path: String, reason: String)
 
     /// The field the error concerns, when it concerns one.
     public var field: String? {
         switch self {
         case .invalid(let problem): problem.path.isEmpty ? nil : problem.path
-        case .payload(let field, _, _): field
+        case .payload(let field, _, _), .unreadableFile(let field, _, _): field
         case .unreadable: nil
         }
     }
@@ -27,6 +29,8 @@ public enum ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
             problem.description
         case .payload(let field, let path, let error):
             "\(field): \(path): \(error)"
+        case .unreadableFile(let field, let path, let reason):
+            "\(field): \(path): cannot be read: \(reason)"
         }
     }
 }

@@ -26,13 +26,13 @@ import StrictJSON
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
 public enum ScriptParser {
-    static let topLevelFields = ["style", "theme", "camera", "chrome", "size", "scale", "steps"]
+    static let topLevelFields = ["style", "theme", "camera", "chrome", "size", "scale", "firstRun", "steps"]
     /// The most steps a script may have; it draws one frame more. Thousands of steps cover any
     /// real flow of the app, and the limit is checked before anything is read or drawn.
     public static let maxSteps = 2_000
 
     static let stepNames = [
-        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "geolocate", "placefinder", "photos", "stage",
+        "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "photo", "done", "stage", "itinerary",
         "transit",
     ]
 
@@ -76,7 +76,7 @@ public enum ScriptParser {
         }
         return Script(
             style: header.style, zoomRange: header.zoomRange, camera: camera ?? MapDefaults.fallbackCamera, layout: layout,
-            theme: header.theme, steps: steps
+            theme: header.theme, firstRun: try root.bool("firstRun") ?? false, steps: steps
         )
     }
 
@@ -101,7 +101,9 @@ public enum ScriptParser {
             try pan.rejectUnknownFields(allowed: ["dx", "dy"])
             let limit = Double(Viewport.maxDevicePixels)
             return .pan(dx: try pan.requiredNumber("dx", in: -limit...limit), dy: try pan.requiredNumber("dy", in: -limit...limit))
-        case "zoomIn", "zoomOut", "stepBack", "newRoute":
+        case "photo":
+            return .photo(try step.requiredInteger(name, in: 0...Int(Int32.max)))
+        case "zoomIn", "zoomOut", "stepBack", "newRoute", "done":
             guard step.fields[name] == .bool(true) else {
                 throw JSONFieldError(path: step.path(of: name), value: step.fields[name], allowed: "true")
             }
@@ -109,12 +111,28 @@ public enum ScriptParser {
             case "zoomIn": return .zoomIn
             case "zoomOut": return .zoomOut
             case "stepBack": return .stepBack
+            case "done": return .done
             default: return .newRoute
             }
         case "plan":
             let plan = try step.requiredObject(name)
-            try plan.rejectUnknownFields(allowed: ["journey"])
-            return .plan(journey: resolve(try plan.requiredNonEmptyString("journey"), in: directory))
+            try plan.rejectUnknownFields(allowed: ["journey", "unreachable", "seconds"])
+            let seconds = try plan.number("seconds", in: answerSeconds) ?? 0
+            switch (plan.fields["journey"], plan.fields["unreachable"]) {
+            case (_?, nil):
+                return .plan(.journey(resolve(try plan.requiredNonEmptyString("journey"), in: directory)), seconds: seconds)
+            case (nil, .bool(true)?):
+                return .plan(.unreachable, seconds: seconds)
+            case (nil, let value?):
+                throw JSONFieldError(path: plan.path(of: "unreachable"), value: value, allowed: "true")
+            default:
+                throw JSONFieldError(path: step.path(of: name), value: step.fields[name], allowed: "an object with either journey or unreachable")
+            }
+        case "confirm":
+            guard case .bool(let answer)? = step.fields[name] else {
+                throw JSONFieldError(path: step.path(of: name), value: step.fields[name], allowed: "true (OK) or false (Cancel)")
+            }
+            return .confirm(answer)
         case "geolocate":
             let fix = try step.requiredObject(name)
             return .geolocate(LocationFix(
@@ -130,14 +148,23 @@ public enum ScriptParser {
             )
         case "photos":
             let photos = try step.requiredObject(name)
-            try photos.rejectUnknownFields(allowed: ["file"])
-            return .photos(file: resolve(try photos.requiredNonEmptyString("file"), in: directory))
+            try photos.rejectUnknownFields(allowed: ["file", "seconds"])
+            return .photos(
+                file: resolve(try photos.requiredNonEmptyString("file"), in: directory), seconds: try photos.number("seconds", in: answerSeconds) ?? 0
+            )
         case "transit":
             return .transit(try TransitRequest.parse(step.requiredObject(name), directory: directory))
+        case "itinerary":
+            let itinerary = try step.requiredObject(name)
+            try itinerary.rejectUnknownFields(allowed: ["selected"])
+            return .itinerary(selected: try itinerary.integer("selected", in: 1...10_000))
         default:
             return .stage(try step.requiredInteger(name, in: 1...10_000))
         }
     }
+
+    /// How long an API may take to answer a `plan` or `photos` step, in seconds.
+    static let answerSeconds: ClosedRange<Double> = 0...60
 
     /// An absolute path as it is; a relative one inside `directory`.
     private static func resolve(_ path: String, in directory: URL) -> URL {

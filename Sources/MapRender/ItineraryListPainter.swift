@@ -1,0 +1,110 @@
+import Foundation
+import MapGeometry
+
+/// The itinerary's list of stages as the screen shows it: the route's name and a line about
+/// it, then one row per stage (its street, its turn, its distance and time), one of them
+/// perhaps selected. The words are the screen's.
+public struct ItineraryList: Hashable, Sendable, Codable {
+    public struct Row: Hashable, Sendable, Codable {
+        public var street: String
+        public var turn: String
+        public var distance: String
+        public var time: String
+
+        public init(street: String, turn: String, distance: String, time: String) {
+            self.street = street
+            self.turn = turn
+            self.distance = distance
+            self.time = time
+        }
+    }
+
+    public var title: String
+    public var subtitle: String
+    public var rows: [Row]
+    /// The selected row, counting from 1; nil when none is.
+    public var selected: Int?
+
+    public init(title: String, subtitle: String, rows: [Row], selected: Int?) {
+        self.title = title
+        self.subtitle = subtitle
+        self.rows = rows
+        self.selected = selected
+    }
+}
+
+/// Draws the itinerary's list over the whole map panel (`ItineraryListStyle`). Rows that do not
+/// fit below the header are scrolled away from the top, so that the selected one shows.
+public struct ItineraryListPainter: OverlayPainter, SceneLayer {
+    public var list: ItineraryList
+
+    public init(list: ItineraryList) {
+        self.list = list
+    }
+
+    /// The header's box, and each shown row's number (from 1) and box, in logical pixels.
+    public func layout(panelWidth: Double, panelHeight: Double, theme: Theme = .cycleStreets) -> (header: PixelRect, rows: [(number: Int, box: PixelRect)]) {
+        let style = theme.itineraryList
+        let header = PixelRect(minX: 0, minY: 0, maxX: panelWidth, maxY: style.headerHeight)
+        let fitting = max(1, Int(((panelHeight - style.headerHeight) / style.rowHeight).rounded(.down)))
+        let first = max(0, min((list.selected ?? 1) - fitting, list.rows.count - fitting))
+        let rows = (first..<min(list.rows.count, first + fitting)).map { index in
+            let top = style.headerHeight + Double(index - first) * style.rowHeight
+            return (index + 1, PixelRect(minX: 0, minY: top, maxX: panelWidth, maxY: top + style.rowHeight))
+        }
+        return (header, rows)
+    }
+
+    public func draw(in context: DrawingContext) {
+        let canvas = context.canvas, style = context.theme.itineraryList
+        let width = Double(context.frame.viewport.width), height = Double(context.frame.viewport.height)
+        let layout = layout(panelWidth: width, panelHeight: height, theme: context.theme)
+        canvas.withSavedState {
+            canvas.scale(by: context.frame.scale)
+            canvas.fill(PixelRect(minX: 0, minY: 0, maxX: width, maxY: height), with: style.background)
+            canvas.fill(layout.header, with: style.headerBackground)
+            canvas.setFont(size: style.titleFontSize, bold: true)
+            let textWidth = width - 2 * style.sideMargin
+            canvas.drawText(fitted(list.title, width: textWidth, on: canvas), x: style.sideMargin, y: layout.header.minY + 20, colour: style.headerText)
+            canvas.setFont(size: style.subtitleFontSize)
+            canvas.drawText(list.subtitle, x: style.sideMargin, y: layout.header.minY + 37, colour: style.headerText)
+            for (number, box) in layout.rows {
+                let row = list.rows[number - 1], selected = number == list.selected
+                if selected { canvas.fill(box, with: style.selectedBackground) }
+                canvas.fill(PixelRect(minX: 0, minY: box.maxY - 1, maxX: box.maxX, maxY: box.maxY), with: style.separator)
+                let text = selected ? style.selectedText : style.text, detail = selected ? style.selectedText : style.detailText
+                let measureX = box.maxX - style.sideMargin - style.measureColumnWidth
+                canvas.setFont(size: style.streetFontSize, bold: true)
+                canvas.drawText(fitted(row.street, width: measureX - 2 * style.sideMargin, on: canvas), x: style.sideMargin, y: box.minY + 19, colour: text)
+                canvas.setFont(size: style.detailFontSize)
+                canvas.drawText(row.turn, x: style.sideMargin, y: box.minY + 36, colour: detail)
+                canvas.setFont(size: style.detailFontSize, bold: true)
+                canvas.drawText(row.distance, x: box.maxX - style.sideMargin - canvas.textWidth(row.distance), y: box.minY + 19, colour: text)
+                canvas.setFont(size: style.detailFontSize)
+                canvas.drawText(row.time, x: box.maxX - style.sideMargin - canvas.textWidth(row.time), y: box.minY + 36, colour: detail)
+            }
+        }
+    }
+
+    /// `text` shortened with "…" until it is at most `width` wide in the canvas's font.
+    private func fitted(_ text: String, width: Double, on canvas: Canvas) -> String {
+        var shown = text
+        while canvas.textWidth(shown) > width, shown.count > 1 { shown = String(shown.dropLast(shown.hasSuffix("…") ? 2 : 1)) + "…" }
+        return shown
+    }
+
+    /// The whole list, named by the route; then each shown row, as the stage it is.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let width = Double(frame.viewport.width), height = Double(frame.viewport.height)
+        let layout = layout(panelWidth: width, panelHeight: height, theme: theme)
+        let page = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
+        var elements = [DrawnElement(.page, label: "Itinerary of \(list.title): \(list.subtitle)", shape: .box(page.scaled(by: frame.scale)))]
+        elements += layout.rows.map { number, box in
+            let row = list.rows[number - 1]
+            let label = "Stage \(number) of \(list.rows.count): \(row.turn), \(row.street), \(row.distance), \(row.time)"
+                + (number == list.selected ? ", selected" : "")
+            return DrawnElement(.stage, id: String(number), label: label, shape: .box(box.scaled(by: frame.scale)))
+        }
+        return elements
+    }
+}

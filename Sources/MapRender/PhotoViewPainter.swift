@@ -1,0 +1,152 @@
+import Foundation
+import ImageCodec
+import MapGeometry
+
+/// A photo opened from the Photomap: its number, its caption and its image, as encoded bytes
+/// (PNG, JPEG or WebP) that were checked to decode when the view was made.
+public struct PhotoView: Hashable, Sendable, Codable {
+    /// The largest side a photo may declare, in pixels: bounds the memory a photo takes.
+    public static let largestSide = 4096
+
+    public var number: Int
+    public var caption: String
+    public var imageData: Data
+    /// The image's size in pixels.
+    public var imageWidth: Int
+    public var imageHeight: Int
+
+    /// Why a photo's bytes cannot be shown.
+    public struct Undecodable: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// A view of photo `number`; throws when `imageData` is not an image that decodes.
+    public init(number: Int, caption: String, imageData: Data) throws(Undecodable) {
+        let image: RasterImage
+        do {
+            image = try ImageDecoder.decode(imageData, maxSide: Self.largestSide)
+        } catch {
+            throw Undecodable(description: error.description)
+        }
+        self.number = number
+        self.caption = caption
+        self.imageData = imageData
+        imageWidth = image.width
+        imageHeight = image.height
+    }
+
+    /// "Photo 12345", the view's title.
+    public var title: String { "Photo \(number)" }
+}
+
+/// Draws a photo view over the whole frame below the status bar, when the frame has chrome
+/// (`PhotoViewStyle`): the bar with the title and "Done", the caption, and the photo scaled to
+/// fit the rest with its proportions kept.
+public struct PhotoViewPainter: OverlayPainter, SceneLayer {
+    public var view: PhotoView
+    /// How far down the frame the view starts, in logical pixels: below the status bar.
+    public var top: Double
+
+    /// The "Done" button's label.
+    public static let doneLabel = "Done"
+
+    public init(view: PhotoView, top: Double) {
+        self.view = view
+        self.top = top
+    }
+
+    /// Where everything goes, in logical pixels.
+    public struct Layout {
+        public var page: PixelRect
+        public var bar: PixelRect
+        public var done: PixelRect
+        public var captionLines: [(text: String, baseline: Double)]
+        public var photo: PixelRect
+    }
+
+    public func layout(frameWidth: Double, frameHeight: Double, theme: Theme = .cycleStreets) -> Layout {
+        let style = theme.photoView
+        let canvas = Canvas(width: 1, height: 1)
+        let page = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: frameHeight)
+        let bar = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: top + style.barHeight)
+        canvas.setFont(size: style.buttonFontSize, bold: true)
+        let doneWidth = (canvas.textWidth(Self.doneLabel) + 2 * style.buttonPadding).rounded(.up)
+        let buttonTop = (bar.center.y - style.buttonHeight / 2).rounded()
+        let done = PixelRect(
+            minX: bar.maxX - style.margin - doneWidth, minY: buttonTop, maxX: bar.maxX - style.margin, maxY: buttonTop + style.buttonHeight
+        )
+
+        canvas.setFont(size: style.captionFontSize)
+        let textWidth = frameWidth - 2 * style.margin
+        let lines = view.caption.isEmpty
+            ? [] : AttributionPainter.wrap(view.caption, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= textWidth }
+        let step = style.captionFontSize * style.captionLineHeight
+        var y = bar.maxY + style.margin
+        let captionLines = lines.map { line -> (String, Double) in
+            defer { y += step }
+            return (line, y + step * 0.8)
+        }
+        let area = PixelRect(minX: style.margin, minY: y + style.margin, maxX: frameWidth - style.margin, maxY: frameHeight - style.margin)
+        let fit = min(area.width / Double(view.imageWidth), area.height / Double(view.imageHeight))
+        let width = (Double(view.imageWidth) * fit).rounded(), height = (Double(view.imageHeight) * fit).rounded()
+        let minX = (area.center.x - width / 2).rounded(), minY = (area.center.y - height / 2).rounded()
+        let photo = PixelRect(minX: minX, minY: minY, maxX: minX + width, maxY: minY + height)
+        return Layout(page: page, bar: bar, done: done, captionLines: captionLines, photo: photo)
+    }
+
+    public func draw(in context: DrawingContext) {
+        let canvas = context.canvas, style = context.theme.photoView, scale = context.frame.scale
+        let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
+        let layout = layout(frameWidth: frameWidth, frameHeight: frameHeight, theme: context.theme)
+        canvas.withSavedState {
+            canvas.scale(by: scale)
+            canvas.fill(layout.page, with: style.background)
+            canvas.fill(layout.bar, with: style.barBackground)
+            let separator = PixelRect(minX: layout.bar.minX, minY: layout.bar.maxY - 1, maxX: layout.bar.maxX, maxY: layout.bar.maxY)
+            canvas.fill(separator, with: style.barSeparator)
+            canvas.setFont(size: style.titleFontSize, bold: true)
+            let ink = canvas.textInkBounds("Hg")
+            canvas.drawText(
+                view.title, x: layout.bar.center.x - canvas.textWidth(view.title) / 2, y: layout.bar.center.y - (ink.minY + ink.maxY) / 2,
+                colour: style.titleText
+            )
+            canvas.addRoundedRect(layout.done, radius: style.buttonCornerRadius)
+            canvas.fillPathPreserving(with: style.buttonFill)
+            canvas.strokePath(with: style.buttonBorder, width: 1)
+            canvas.setFont(size: style.buttonFontSize, bold: true)
+            let buttonInk = canvas.textInkBounds("Hg")
+            canvas.drawText(
+                Self.doneLabel, x: layout.done.center.x - canvas.textWidth(Self.doneLabel) / 2,
+                y: layout.done.center.y - (buttonInk.minY + buttonInk.maxY) / 2, colour: style.buttonText
+            )
+            canvas.setFont(size: style.captionFontSize)
+            for line in layout.captionLines {
+                canvas.drawText(line.text, x: layout.page.center.x - canvas.textWidth(line.text) / 2, y: line.baseline, colour: style.captionText)
+            }
+        }
+        // The bytes decoded when the view was made; drawn in device pixels.
+        guard let image = try? ImageDecoder.decode(view.imageData, maxSide: PhotoView.largestSide) else { return }
+        canvas.draw(image, in: layout.photo.scaled(by: scale))
+    }
+
+    /// The page, the title, the caption, the photo and the "Done" button.
+    public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
+        let scale = frame.scale
+        let layout = layout(frameWidth: Double(frame.viewport.width), frameHeight: Double(frame.viewport.height), theme: theme)
+        let captioned = view.caption.isEmpty ? view.title : "\(view.title): \(view.caption)"
+        var elements = [
+            DrawnElement(.page, label: "Photo view of \(captioned)", shape: .box(layout.page.scaled(by: scale))),
+            DrawnElement(.commentary, label: view.title, shape: .box(layout.bar.scaled(by: scale))),
+            DrawnElement(.photo, id: String(view.number), label: captioned, shape: .box(layout.photo.scaled(by: scale))),
+            DrawnElement(.button, id: "done", label: "\(Self.doneLabel) button", shape: .box(layout.done.scaled(by: scale))),
+        ]
+        if let first = layout.captionLines.first, let last = layout.captionLines.last {
+            let step = theme.photoView.captionFontSize * theme.photoView.captionLineHeight
+            let box = PixelRect(
+                minX: 0, minY: first.baseline - step * 0.8, maxX: Double(frame.viewport.width), maxY: last.baseline + step * 0.2
+            )
+            elements.insert(DrawnElement(.caption, label: view.caption, shape: .box(box.scaled(by: scale))), at: 2)
+        }
+        return elements
+    }
+}
