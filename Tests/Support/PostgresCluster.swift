@@ -46,7 +46,7 @@ public final class PostgresCluster: Sendable {
         folder = try TemporaryDirectory("postgres")
         password = UUID().uuidString.lowercased()
         do {
-            port = try Self.freePort()
+            port = try FreePort.find()
             try initialise()
             try start()
         } catch {
@@ -185,22 +185,6 @@ public final class PostgresCluster: Sendable {
 
     private static func tail(_ output: String) -> String {
         output.split(separator: "\n").suffix(12).joined(separator: "\n")
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on now.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw TestSetupError(description: "cannot find a free port on 127.0.0.1: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
