@@ -135,6 +135,22 @@ struct SharedCacheTests {
         }
     }
 
+    @Test("--cache-limit purges the least recently used tiles of a shared database, as it does a file")
+    func capacityPurgesTheDatabase() async throws {
+        try await SharedCacheRig.with(instances: 0) { rig in
+            let seeded = try rig.workspace.mapframe(
+                ["seed", "--style", "local", "--style-file", rig.style, "--cache", rig.databaseURL, "--cache-limit", "20"] + SeedCommandTests.area.arguments,
+                environment: rig.environment
+            )
+            #expect(seeded.status == 0, "\(seeded)")
+            #expect(rig.upstream.requests.count == 64, "every tile of the area is fetched once")
+            let count = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles").trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Int(count).map { (1...20).contains($0) } == true, "\(count) tiles kept; the limit is 20")
+            let stats = try rig.workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: rig.environment)
+            #expect(stats.standardOutput.contains("tiles: \(count) ("), "\(stats)")
+        }
+    }
+
     @Test("the password is refused on the command line, and a wrong one is reported without showing any password")
     func passwordStaysSecret() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in
