@@ -105,8 +105,8 @@ public final class MBTilesBackend: TileCacheBackend, @unchecked Sendable {
     }
 
     /// One process fills a file: there is nobody else to wait for.
-    public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
-        .fetch(release: {})
+    public func takeFetchTurn(for tile: TileID, at now: Date, _ turn: @escaping @Sendable (FetchTurn) -> Void) {
+        turn(.fetch(release: {}))
     }
 
     private func locked<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {

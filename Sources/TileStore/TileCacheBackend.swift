@@ -53,10 +53,11 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     /// Stores a page of copied tiles with their freshness, all of them or none.
     func storeCopies(_ records: [StoredTileRecord]) throws(CacheError)
 
-    /// Waits, without blocking a thread, until this process may fetch `tile`: at once for a cache
-    /// only it uses; for a shared one, until no other instance is fetching the tile, or the wait
-    /// runs out. `.stored` when another instance stored it, fresh at `now`, meanwhile.
-    func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn
+    /// Calls `turn` when this process may fetch `tile`: at once, on the calling thread, for a
+    /// cache only it uses; for a shared one, once no other instance is fetching the tile, or the
+    /// wait has run out, without blocking a thread meanwhile. `.stored` when another instance
+    /// stored it, fresh at `now`, meanwhile.
+    func takeFetchTurn(for tile: TileID, at now: Date, _ turn: @escaping @Sendable (FetchTurn) -> Void)
 }
 
 /// The kinds of cache backend, as metrics and `/healthz` name them.

@@ -304,9 +304,9 @@ public final class TileStore: @unchecked Sendable {
             let validators = expired ? local.freshness.map {
                 CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
             } : nil
-            Task { [self] in
-                // Another instance sharing the cache may be fetching the tile: wait for it.
-                switch await cache.fetchTurn(for: id, at: now) {
+            // Another instance sharing the cache may be fetching the tile: wait for it.
+            cache.takeFetchTurn(for: id, at: now) { [self] turn in
+                switch turn {
                 case .stored:
                     finishFill(of: id, with: .cached)
                 case .fetch(let release):

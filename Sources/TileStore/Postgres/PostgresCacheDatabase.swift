@@ -109,6 +109,11 @@ public final class PostgresCacheDatabase: Sendable {
         return try result.get()
     }
 
+    /// Starts `work` on the client's own threads, for callers that do not wait for it.
+    func detached(_ work: @escaping @Sendable () async -> Void) {
+        Task(executorPreference: executor, operation: work)
+    }
+
     /// Runs `body` with the pool, waiting at most `statementTimeout`.
     func run<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(CacheError) -> T {
         try await outcome(operation, body).get()

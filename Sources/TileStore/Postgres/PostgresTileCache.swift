@@ -231,11 +231,15 @@ public final class PostgresTileCache: TileCacheBackend {
 
     // MARK: - Fetch turns
 
+    public func takeFetchTurn(for tile: TileID, at now: Date, _ turn: @escaping @Sendable (FetchTurn) -> Void) {
+        database.detached { turn(await self.fetchTurn(for: tile, at: now)) }
+    }
+
     /// Waits for this instance's turn to fetch `tile`: takes the tile's advisory lock, or, while
     /// another instance holds it, looks every `fetchPollInterval` for the tile that instance is
     /// fetching. Past `fetchWait`, or when locks cannot be had (the database is down), fetches
     /// without waiting longer.
-    public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
+    func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
         let key = lockKey(for: tile)
         let deadline = ContinuousClock.now + Self.fetchWait
         while ContinuousClock.now < deadline {
