@@ -164,6 +164,16 @@ print(text_table())
 for line in claim_lines():
     print(line)
 
+def command(*words):
+    try:
+        return subprocess.run(words, capture_output=True, text=True, check=False).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+# The source tree as it was measured: read before this run writes its chart and report.
+version = command("git", "describe", "--always", "--dirty")
+
 # --- The chart ---
 chart_path = os.path.splitext(options.report)[0] + ".png"
 bars = [(f"Frames vs {name}", median("frames", name, "ms") / mapframe_ms, FRAMES_TARGET if name == best_peer else None) for name in peers]
@@ -189,11 +199,6 @@ figure.tight_layout()
 figure.savefig(chart_path)
 
 # --- The report ---
-def command(*words):
-    try:
-        return subprocess.run(words, capture_output=True, text=True, check=False).stdout.strip() or "?"
-    except OSError:
-        return "?"
 
 
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
@@ -222,7 +227,7 @@ MapFrame against the tools a user would otherwise pick, on identical inputs, in 
 
 ![MapFrame's advantage over each peer, with the targets]({os.path.basename(chart_path)})
 
-- Date: {datetime.date.today().isoformat()}; MapFrame {command("git", "describe", "--always", "--dirty")}
+- Date: {datetime.date.today().isoformat()}; MapFrame {version}
 - Machine: {os.cpu_count()} cores, {cpu}, {memory_gb:.0f} GiB, {platform.system()} {platform.release()}
 - Servers and tools: {nginx_version}; {command("wrk", "--version").splitlines()[0] if command("wrk", "--version") != "?" else "wrk"}; {command("hyperfine", "--version")}; Python {platform.python_version()} with {options.peers}
 
