@@ -96,7 +96,10 @@ extension CacheCommand {
         /// Copies every tile a page at a time, showing progress; returns how many were copied.
         static func copyTiles(from reader: any TileCacheBackend, to writer: any TileCacheBackend, style: String) throws -> Int {
             let total = try reader.statistics(at: Date()).tileCount
-            let progress = CopyProgress(style: style, total: total, terminal: isatty(STDERR_FILENO) == 1)
+            let printer = ProgressPrinter()
+            func line(_ copied: Int) -> String {
+                printer.line(prefix: "\(style): ", fraction: total == 0 ? 1 : Double(copied) / Double(total), summary: "\(copied)/\(total) tiles")
+            }
             var after: TileID?
             var copied = 0
             while true {
@@ -105,9 +108,9 @@ extension CacheCommand {
                 try writer.storeCopies(page)
                 copied += page.count
                 after = last.tile
-                progress.show(copied)
+                printer.printIfDue { line(copied) }
             }
-            progress.finish(copied)
+            printer.printFinal(line(copied))
             return copied
         }
 
@@ -124,28 +127,5 @@ extension CacheCommand {
             }
             return (copied, kept)
         }
-    }
-}
-
-/// A copy's progress on standard error: a bar redrawn in place on a terminal, else a line at
-/// every tenth of the way.
-struct CopyProgress {
-    let style: String
-    let total: Int
-    let terminal: Bool
-    private static let barWidth = 30
-
-    func show(_ done: Int) {
-        if terminal {
-            let filled = total == 0 ? Self.barWidth : min(Self.barWidth, done * Self.barWidth / total)
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled)
-            FileHandle.standardError.write(Data("\r\(style) [\(bar)] \(done)/\(total) tiles".utf8))
-        } else if total > 0, done * 10 / total > (done - min(done, CacheCommand.Copy.pageSize)) * 10 / total {
-            FileHandle.standardError.write(Data("\(style): \(done)/\(total) tiles\n".utf8))
-        }
-    }
-
-    func finish(_ done: Int) {
-        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

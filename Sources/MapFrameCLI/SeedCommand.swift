@@ -80,7 +80,7 @@ struct SeedCommand: AsyncParsableCommand {
         if case .file(let cachePath) = location, !FileManager.default.fileExists(atPath: cachePath) {
             _ = try MBTilesCache(creatingIfNeeded: cachePath)
         }
-        let progress = SeedProgress(total: count, terminal: isatty(STDERR_FILENO) == 1)
+        let progress = SeedProgress(total: count)
         try await cacheOptions.withPipeline(maxConnectionsPerHost: concurrency) { pipeline in
             let store = try await pipeline.store(for: source)
             await withTaskGroup(of: Void.self) { group in
@@ -118,23 +118,22 @@ struct SeedCommand: AsyncParsableCommand {
     }
 }
 
-/// Counts a seed's results and shows its progress: a bar on a terminal, plain lines otherwise.
+/// Counts a seed's results and shows its progress (`ProgressPrinter`).
 final class SeedProgress: Sendable {
     private struct Counts {
         var done = 0
         var report = TileFillReport()
         /// The first few tiles that failed or are missing, each line saying which.
         var firstFailures: [String] = []
-        var lastPrint = Date.distantPast
     }
 
     private let total: Int
-    private let terminal: Bool
+    private let printer: ProgressPrinter
     private let counts = Mutex(Counts())
 
-    init(total: Int, terminal: Bool) {
+    init(total: Int, printer: ProgressPrinter = ProgressPrinter()) {
         self.total = total
-        self.terminal = terminal
+        self.printer = printer
     }
 
     var failures: Int { counts.withLock { $0.report.failed } }
@@ -152,34 +151,18 @@ final class SeedProgress: Sendable {
         }
     }
 
-    /// Prints progress at most five times a second on a terminal, once a second otherwise.
     func printIfDue() {
-        let line: String? = counts.withLock { counts in
-            let interval: TimeInterval = terminal ? 0.2 : 1
-            guard Date().timeIntervalSince(counts.lastPrint) >= interval else { return nil }
-            counts.lastPrint = Date()
-            return render(counts)
-        }
-        if let line { emit(line) }
+        printer.printIfDue { counts.withLock { render($0) } }
     }
 
     func printSummary() {
         let (line, failures) = counts.withLock { (render($0), $0.firstFailures) }
-        emit(line)
-        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        printer.printFinal(line)
         for failure in failures { FileHandle.standardError.write(Data("\(failure)\n".utf8)) }
     }
 
     private func render(_ counts: Counts) -> String {
         let fraction = total == 0 ? 1 : Double(counts.done) / Double(total)
-        let summary = "\(counts.done)/\(total) tiles: \(counts.report)"
-        guard terminal else { return "seed: " + summary }
-        let width = 30, filled = Int(fraction * Double(width))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
-            + String(format: "%3.0f%% ", fraction * 100) + summary
-    }
-
-    private func emit(_ line: String) {
-        FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+        return printer.line(prefix: "seed: ", fraction: fraction, summary: "\(counts.done)/\(total) tiles: \(counts.report)")
     }
 }

@@ -151,7 +151,7 @@ public struct CacheCapacity: Hashable, Sendable {
 ///     request -> decoded-tile LRU -> cache backend (fresh?) -> upstream -> validate -> store -> serve
 ///
 /// Safe to share between threads. Concurrent requests for one tile share one upstream fetch, and
-/// on a shared cache, so do other instances' (`TileCacheBackend.fetchTurn`).
+/// on a shared cache, so do other instances' (`TileCacheBackend.takeFetchTurn`).
 public final class TileStore: @unchecked Sendable {
     /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB,
     /// and 32 MiB holds 32 retina tiles.
@@ -163,7 +163,7 @@ public final class TileStore: @unchecked Sendable {
     public let source: TileSource
     /// The cache's name (`TileCacheBackend.name`): a file's path, or a database and style.
     public let cacheName: String
-    public let cache: any TileCacheBackend
+    private let cache: any TileCacheBackend
     private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     /// Encoded tiles fetched while the cache was unavailable, served until it is back.
     private let unstoredTiles = LRUCache<TileID, StoredTile>(

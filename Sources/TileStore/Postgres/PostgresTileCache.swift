@@ -5,7 +5,7 @@ import PostgresNIO
 /// One style's tiles in a PostgreSQL database that several MapFrame instances share. Every
 /// method is one statement (or one transaction), so instances never see half a write. When
 /// several instances miss the same tile at once, one fetches it and the others wait for it
-/// (`fetchTurn`).
+/// (`takeFetchTurn`).
 public final class PostgresTileCache: TileCacheBackend {
     public let database: PostgresCacheDatabase
     public let style: String
