@@ -2,18 +2,23 @@ import Foundation
 import ImageCodec
 import MapGeometry
 
-/// A photo opened from the Photomap: its number, its caption and its image, as encoded bytes
-/// (PNG, JPEG or WebP) that were checked to decode when the view was made.
+/// A photo opened from the Photomap: its number, its caption and its image, decoded once when the
+/// view is made (from PNG, JPEG or WebP bytes) and drawn from then on. Views are equal when they
+/// show the same photo: the same number, caption and image size, so comparing states never walks
+/// the pixels.
 public struct PhotoView: Hashable, Sendable, Codable {
     /// The largest side a photo may declare, in pixels: bounds the memory a photo takes.
     public static let largestSide = 4096
 
     public var number: Int
     public var caption: String
-    public var imageData: Data
+    /// The encoded bytes the image came from, kept for encoding the view.
+    public let imageData: Data
+    /// The decoded image, in its own pixels.
+    public let image: RasterImage
     /// The image's size in pixels.
-    public var imageWidth: Int
-    public var imageHeight: Int
+    public var imageWidth: Int { image.width }
+    public var imageHeight: Int { image.height }
 
     /// Why a photo's bytes cannot be shown.
     public struct Undecodable: Error, CustomStringConvertible, Sendable {
@@ -22,7 +27,6 @@ public struct PhotoView: Hashable, Sendable, Codable {
 
     /// A view of photo `number`; throws when `imageData` is not an image that decodes.
     public init(number: Int, caption: String, imageData: Data) throws(Undecodable) {
-        let image: RasterImage
         do {
             image = try ImageDecoder.decode(imageData, maxSide: Self.largestSide)
         } catch {
@@ -31,8 +35,34 @@ public struct PhotoView: Hashable, Sendable, Codable {
         self.number = number
         self.caption = caption
         self.imageData = imageData
-        imageWidth = image.width
-        imageHeight = image.height
+    }
+
+    private enum CodingKeys: String, CodingKey { case number, caption, imageData }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            number: container.decode(Int.self, forKey: .number), caption: container.decode(String.self, forKey: .caption),
+            imageData: container.decode(Data.self, forKey: .imageData)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(caption, forKey: .caption)
+        try container.encode(imageData, forKey: .imageData)
+    }
+
+    public static func == (lhs: PhotoView, rhs: PhotoView) -> Bool {
+        (lhs.number, lhs.caption, lhs.imageWidth, lhs.imageHeight) == (rhs.number, rhs.caption, rhs.imageWidth, rhs.imageHeight)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(caption)
+        hasher.combine(imageWidth)
+        hasher.combine(imageHeight)
     }
 
     /// "Photo 12345", the view's title.
@@ -124,9 +154,8 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
                 canvas.drawText(line.text, x: layout.page.center.x - canvas.textWidth(line.text) / 2, y: line.baseline, colour: style.captionText)
             }
         }
-        // The bytes decoded when the view was made; drawn in device pixels.
-        guard let image = try? ImageDecoder.decode(view.imageData, maxSide: PhotoView.largestSide) else { return }
-        canvas.draw(image, in: layout.photo.scaled(by: scale))
+        // Decoded when the view was made; drawn in device pixels.
+        canvas.draw(view.image, in: layout.photo.scaled(by: scale))
     }
 
     /// The page, the title, the caption, the photo and the "Done" button.
