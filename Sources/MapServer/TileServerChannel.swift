@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import Synchronization
 
 /// Hummingbird's HTTP/1.1 connection, with the cached-tile fast path placed where it costs least.
 ///
@@ -15,7 +16,7 @@ import NIOHTTPTypesHTTP1
 /// including those answered past it (see `CachedTileFastPath`). `ConnectionGuard` follows the
 /// fast path, and a connection beyond the server's limit gets only a 503.
 struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    typealias Value = AcceptedConnection
 
     let responder: HTTPChannelHandler.Responder
     let limits: ConnectionLimits
@@ -30,14 +31,16 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(HTTPResponseEncoder())
             guard openConnections.admit(channel, logger: logger) else {
                 try pipeline.addHandler(RefusedConnection(problem: .tooManyConnections(openConnections.limit)))
-                return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+                return AcceptedConnection(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
             }
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
             try pipeline.addHandler(makeFastPath())
             try pipeline.addHandler(ConnectionGuard(limits: limits))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return AcceptedConnection(
+                try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            )
         }
     }
 
@@ -50,7 +53,39 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value, logger: logger)
+        await handleHTTP(asyncChannel: value.handOver(), logger: logger)
+    }
+}
+
+/// A connection set up and waiting to be served.
+///
+/// A server that stops drops the connections it has set up but not yet handed to `handle`: those
+/// still buffered when its accept loop is cancelled, and those whose setup ends after the
+/// listening channel has closed. A `NIOAsyncChannel` dropped with its channel open traps, its
+/// writer never finished; so a connection never handed over closes its channel as it goes.
+final class AcceptedConnection: ServerChildChannelValue {
+    let channel: any Channel
+    private let asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    private let handedOver = Atomic(false)
+
+    init(_ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>) {
+        self.asyncChannel = asyncChannel
+        channel = asyncChannel.channel
+    }
+
+    /// The connection, to be served: from now on serving it closes it, not `deinit`.
+    func handOver() -> NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart> {
+        handedOver.store(true, ordering: .releasing)
+        return asyncChannel
+    }
+
+    deinit {
+        guard !handedOver.load(ordering: .acquiring) else { return }
+        // Closing finishes the writer (when the channel goes inactive, or when its handlers are
+        // removed if it never became active). The close future completes only after that, so
+        // the writer is kept until then and goes finished.
+        channel.close(promise: nil)
+        channel.closeFuture.whenComplete { [asyncChannel] _ in withExtendedLifetime(asyncChannel) {} }
     }
 }
 
