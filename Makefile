@@ -41,9 +41,13 @@ demo: build $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 	done
 	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/"
 
+# The tile store's tests time the fetcher's waits, retries and deadlines in-process, so they run
+# in a process of their own: elsewhere, tests that wait for child processes hold Swift's
+# cooperative threads, which those waits resume on.
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest
+	$(SWIFT) test --skip-build --disable-xctest --skip '^TileStoreTests\.'
+	$(SWIFT) test --skip-build --disable-xctest --filter '^TileStoreTests\.'
 
 # Timings from release builds, against baselines and against the peers (BENCHMARKS.md); see the
 # README for how to read them.

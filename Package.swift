@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -59,7 +60,10 @@ let package = Package(
 
         .target(name: "MapGeometry", swiftSettings: swiftSettings),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
-        .target(name: "ImageCodec", dependencies: ["CPNGCodec", "CJPEGCodec", "CWebPCodec"], swiftSettings: swiftSettings),
+        .target(name: "ImageCodec", dependencies: ["CPNGCodec", "CJPEGCodec", "CWebPCodec", "CLibDeflate"], swiftSettings: swiftSettings),
+        // The bounded threads blocking C work runs on (SQLite, Cairo, codecs), and the check that
+        // none of it runs on an event loop.
+        .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")], swiftSettings: swiftSettings),
         // The built-in tile source definitions, compiled into the binary from Styles/*.json.
         .target(
             name: "BuiltinStyles",
@@ -71,7 +75,8 @@ let package = Package(
         .target(
             name: "TileStore",
             dependencies: [
-                "MapGeometry", "ImageCodec", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
+                "MapGeometry", "ImageCodec", "BlockingWork", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -97,7 +102,7 @@ let package = Package(
         .target(
             name: "FramePipeline",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "ImageCodec", .product(name: "NIOPosix", package: "swift-nio"),
+                "MapGeometry", "TileStore", "MapRender", "ImageCodec", "BlockingWork",
             ],
             swiftSettings: swiftSettings
         ),
@@ -112,7 +117,7 @@ let package = Package(
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON", "GTFS",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -186,10 +191,16 @@ let package = Package(
         ),
         .testTarget(
             name: "TileStoreTests",
-            dependencies: ["MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON"],
+            dependencies: [
+                "MapFrameTestSupport", "TileStore", "ImageCodec", "UpstreamSimulator", "MapGeometry", "StrictJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "GoldenTests",
             dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],

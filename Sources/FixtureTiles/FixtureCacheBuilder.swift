@@ -22,25 +22,22 @@ public struct FixtureCacheBuilder {
         zoomLevels.flatMap { TileID.covering(bounds, zoom: $0) }
     }
 
-    /// Draws every tile and stores it, in one transaction, with the MBTiles metadata.
+    /// Draws every tile and stores them all in one transaction, then the MBTiles metadata.
     /// Returns the number of tiles written.
     @discardableResult
     public func build(into path: String, attribution: String) throws -> Int {
         let cache = try MBTilesCache(creatingIfNeeded: path)
         let artist = FixtureTileArtist(palette: .named(style))
         let tiles = tiles
-        try cache.inTransaction { () throws(CacheError) in
-            for tile in tiles {
-                let png: Data
-                do {
-                    png = try artist.draw(tile).pngData(opaque: true)
-                } catch {
-                    throw CacheError.sqlite(path: path, operation: "encode tile \(tile)", message: "\(error)")
-                }
-                try cache.store(png, for: tile)
+        let records = try tiles.map { tile throws(CacheError) in
+            do {
+                return StoredTileRecord(tile: tile, stored: StoredTile(data: try artist.draw(tile).pngData(opaque: true), freshness: nil))
+            } catch {
+                throw CacheError.sqlite(path: path, operation: "encode tile \(tile)", message: "\(error)")
             }
-            try cache.setMetadata(metadata(existing: cache.metadata(), attribution: attribution))
         }
+        try cache.store(records)
+        try cache.setMetadata(metadata(existing: cache.metadata(), attribution: attribution))
         return tiles.count
     }
 

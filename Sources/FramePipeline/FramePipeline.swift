@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import ImageCodec
 import MapGeometry
@@ -13,7 +14,7 @@ public struct Frame<Output: Sendable>: Sendable {
     public let geometry: FrameGeometry
     /// How many tiles the frame needed.
     public let tileCount: Int
-    /// Tiles drawn as grey because they were not available, with the reason from their fill.
+    /// Tiles drawn as grey because they were not available, with the reason.
     public let missingTiles: [MissingTile]
     /// How the frame's tiles were come by, as they were drawn.
     public let fills: TileFillReport
@@ -37,11 +38,28 @@ public struct FrameOutput<Value: Sendable>: Sendable {
     public static var pixels: FrameOutput<RasterImage> { FrameOutput<RasterImage> { $0.canvas.image() } }
 }
 
+/// How much memory decoded tiles may take: at most `tiles` of them and `bytes` of pixels,
+/// whichever comes first. A 256-pixel tile is 256 KiB decoded, a 512-pixel (retina) one 1 MiB.
+public struct DecodedTileBudget: Hashable, Sendable {
+    public var tiles: Int
+    public var bytes: Int
+
+    public init(tiles: Int, bytes: Int) {
+        self.tiles = tiles
+        self.bytes = bytes
+    }
+
+    /// 128 tiles of 256 KiB each is 32 MiB, and 32 MiB holds 32 retina tiles.
+    public static let standard = DecodedTileBudget(tiles: 128, bytes: 32 << 20)
+}
+
 /// The one way from a scene to a frame: opens the style's tile store, works out the geometry
-/// once, fills the frame's tiles (from the upstream unless offline), draws, and encodes.
-/// `snapshot`, `play`, `goldens` and every server endpoint that draws go through it, and share
-/// its decoded-tile memory. Blocking work runs on bounded threads of its own: SQLite on
-/// `ioThreads`, Cairo and libpng on `renderThreads`.
+/// once, has each of the frame's tiles (from memory, else `TileStore.tile`, which fetches unless
+/// offline), then decodes, draws and encodes on a render thread. `snapshot`, `play`, `goldens`
+/// and every server endpoint that draws go through it, and share its decoded-tile memory.
+///
+/// Render threads never touch storage: a frame's tiles are all in hand, as bytes or decoded,
+/// before a render thread takes it up.
 public final class FramePipeline: Sendable {
     public struct Configuration: Sendable {
         public var catalog: StyleCatalog
@@ -52,21 +70,18 @@ public final class FramePipeline: Sendable {
         /// Whether a style's missing cache file in a cache directory is created. By default it
         /// is when tiles can be fetched into it; a file named with `--cache` must always exist.
         public var createsMissingCaches: Bool
-        /// How long a fill waits for the upstream; past it the frame is drawn without the tile
-        /// (a stale copy or grey) while the fetch goes on to fill the cache. nil waits for the
-        /// fetch's own deadline.
+        /// How long a tile waits for the upstream (see `TileStore.init`).
         public var upstreamWait: Duration?
         public var decodedTileBudget: DecodedTileBudget
         public var renderThreads: Int
         /// Frames that may wait for a render thread before more are refused.
         public var renderQueueLimit: Int
-        /// Told of every fill and how long it took, for metrics.
+        /// Told of every tile had and how long it took, for metrics.
         public var fillObserver: (@Sendable (TileFill, Duration) -> Void)?
 
         public init(
             catalog: StyleCatalog, cacheLocation: CacheLocation, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil,
-            createsMissingCaches: Bool? = nil, upstreamWait: Duration? = nil,
-            decodedTileBudget: DecodedTileBudget = TileStore.defaultMemoryCapacity,
+            createsMissingCaches: Bool? = nil, upstreamWait: Duration? = nil, decodedTileBudget: DecodedTileBudget = .standard,
             renderThreads: Int = 2, renderQueueLimit: Int = 64, fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil
         ) {
             self.catalog = catalog
@@ -84,148 +99,224 @@ public final class FramePipeline: Sendable {
 
     public let configuration: Configuration
     public var catalog: StyleCatalog { configuration.catalog }
-    private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
-    private let stores = Mutex<[String: TileStore]>([:])
-    /// SQLite's blocking calls: short, and as many at once as the server's connection limit lets
-    /// through, so they are never refused.
-    private let io = BlockingThreads(threads: 4, queueLimit: nil)
-    private let rendering: BlockingThreads
+    /// Decoded tiles, where frames read them, each until its freshness runs out.
+    private let decodedTiles: LRUCache<DecodedTileKey, DecodedTile>
+    /// Each style's store, opened once however many frames ask at once.
+    private let stores = Mutex<[String: Task<TileStore, any Error>]>([:])
+    private let rendering: BlockingPool
     private let renderers = RendererShelf()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        decodedTiles = LRUCache(capacity: configuration.decodedTileBudget)
-        rendering = BlockingThreads(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+        decodedTiles = LRUCache(capacity: configuration.decodedTileBudget.tiles, maxBytes: configuration.decodedTileBudget.bytes) {
+            $0.image.byteCount
+        }
+        rendering = BlockingPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
     }
 
     // MARK: - Frames
 
-    /// Draws `scene` and turns it into `output`, filling its tiles first. `geometry` is the
-    /// map panel's, when the caller has worked it out already (`FrameRenderer.geometry`); a map
-    /// tile is a frame whose top-left corner is the tile's corner.
+    /// Draws `scene` and turns it into `output`, having its tiles first. `geometry` is the map
+    /// panel's, when the caller has worked it out already (`FrameRenderer.geometry`); a map tile
+    /// is a frame whose top-left corner is the tile's corner.
     /// Throws `BlockingWorkRefused` when too many frames are waiting to be drawn.
     public func render<Output>(
         _ scene: Scene, geometry: FrameGeometry? = nil, as output: FrameOutput<Output>
     ) async throws -> Frame<Output> {
-        guard let source = catalog[scene.style] else {
-            preconditionFailure("scene style \(scene.style) was checked against the catalogue when read")
-        }
+        let source = try source(of: scene)
         let store = try await store(for: source)
         let geometry = geometry ?? FrameRenderer.geometry(for: scene, source: source)
-        let fills = await fill(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
-        let renderers = renderers
+        let had = await tiles(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
+        let (renderers, decodedTiles) = (renderers, decodedTiles)
         let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
+            assertNotOnEventLoop("drawing a frame")
             let started = ContinuousClock.now
+            let tiles = had.decoded(into: decodedTiles, source: source)
             return try renderers.withRenderer { renderer in
-                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: store)
+                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: tiles)
                 return (try output.make(frame), frame.tileCount, frame.missingTiles, ContinuousClock.now - started)
             }
         }
-        let missing = Self.explaining(drawn.missing, with: fills)
         return Frame(
-            output: drawn.0, geometry: geometry, tileCount: drawn.tileCount, missingTiles: missing,
-            fills: TileFillReport(fills: fills, drawnGrey: missing), renderDuration: drawn.took
+            output: drawn.0, geometry: geometry, tileCount: drawn.tileCount, missingTiles: drawn.missing,
+            fills: TileFillReport(fills: had.fills, drawnGrey: drawn.missing), renderDuration: drawn.took
         )
     }
 
-    /// Fills `scene`'s tiles as `render` does, then runs `body` on a render thread with them, the
+    /// Has `scene`'s tiles as `render` does, then runs `body` on a render thread with them, the
     /// style's source and the map panel's geometry: for work that draws more than the frame,
     /// such as measuring its contrast.
     public func withTiles<Value: Sendable>(
         of scene: Scene, _ body: @escaping @Sendable (TileProviding, TileSource, FrameGeometry) throws -> Value
     ) async throws -> Value {
+        let source = try source(of: scene)
+        let store = try await store(for: source)
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        let had = await tiles(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
+        let decodedTiles = decodedTiles
+        return try await rendering.run {
+            assertNotOnEventLoop("drawing a frame")
+            return try body(had.decoded(into: decodedTiles, source: source), source, geometry)
+        }
+    }
+
+    /// Runs `body`, work of the CPU's that needs no tiles (hit-testing, describing a frame), on a
+    /// render thread; throws `BlockingWorkRefused` when too many frames are waiting.
+    public func onRenderThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await rendering.run(body)
+    }
+
+    private func source(of scene: Scene) throws -> TileSource {
         guard let source = catalog[scene.style] else {
             preconditionFailure("scene style \(scene.style) was checked against the catalogue when read")
         }
-        let store = try await store(for: source)
-        let geometry = FrameRenderer.geometry(for: scene, source: source)
-        _ = await fill(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
-        return try await rendering.run { try body(store, source, geometry) }
-    }
-
-    /// Each missing tile's reason taken from its fill where that says more (a failed fetch, a
-    /// 404) than the renderer's "not cached".
-    private static func explaining(_ missing: [MissingTile], with fills: [TileID: TileFill]) -> [MissingTile] {
-        missing.map { tile in
-            if case .missing(let reason)? = fills[tile.tile], tile.reason == .notCached { return reason }
-            return tile
-        }
+        return source
     }
 
     // MARK: - Tiles
 
     /// The tile store for a style, opening its cache on first use.
     public func store(for source: TileSource) async throws -> TileStore {
-        if let store = stores.withLock({ $0[source.name] }) { return store }
         let configuration = configuration
-        let store = try await io.run { [decodedTiles] () throws -> TileStore in
-            // Only a cache tiles are fetched into is written; with no upstream, nothing is.
-            let cache = try configuration.cacheLocation.openCache(
-                for: source.name, readOnly: configuration.fetcher == nil, createIfMissing: configuration.createsMissingCaches
-            )
-            return TileStore(
-                source: source, cache: cache, decodedTiles: decodedTiles, fetcher: configuration.fetcher, capacity: configuration.capacity
-            )
+        let opening = stores.withLock { stores in
+            if let opening = stores[source.name] { return opening }
+            let opening = Task { () async throws -> TileStore in
+                // Only a cache tiles are fetched into is written; with no upstream, nothing is.
+                let cache = try await configuration.cacheLocation.openCache(
+                    for: source.name, readOnly: configuration.fetcher == nil, createIfMissing: configuration.createsMissingCaches
+                )
+                return TileStore(
+                    source: source, cache: cache, fetcher: configuration.fetcher, capacity: configuration.capacity,
+                    upstreamWait: configuration.upstreamWait, observer: configuration.fillObserver
+                )
+            }
+            stores[source.name] = opening
+            return opening
         }
-        return stores.withLock { stores in
-            if let existing = stores[source.name] { return existing }
-            stores[source.name] = store
-            return store
+        do {
+            return try await opening.value
+        } catch {
+            // A cache that could not be opened is tried afresh by the next frame.
+            stores.withLock { if $0[source.name] == opening { $0[source.name] = nil } }
+            throw error
         }
     }
 
-    /// Makes sure tiles are cached and fresh (each once), fetching or revalidating where needed,
-    /// and waits for the upstream at most `upstreamWait`: past it, a tile still being fetched
-    /// counts as missing, and its fetch goes on to fill the cache. One trip to the io threads
-    /// asks the cache about every tile; fetches complete on the fetcher's own threads.
-    public func fill(_ tiles: [TileID], in store: TileStore) async -> [TileID: TileFill] {
-        let unique = Array(Set(tiles))
-        guard !unique.isEmpty else { return [:] }
-        let started = ContinuousClock.now
-        let wait = configuration.upstreamWait
-        let observer = configuration.fillObserver
-        let fills = await withCheckedContinuation { continuation in
-            let collector = FillCollector(expecting: unique, continuation) { fill in observer?(fill, ContinuousClock.now - started) }
-            Task {
-                do {
-                    try await io.run { for tile in unique { store.fill(tile) { collector.add($0, for: tile) } } }
-                } catch {
-                    collector.finish { MissingTile(tile: $0, reason: .unreadable("\(error)")) }
-                }
-                guard let wait, !collector.isDone else { return }
-                try? await Task.sleep(for: wait)
-                let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
-                collector.finish { MissingTile(tile: $0, reason: .fetchFailed(reason)) }
+    /// The tiles of a frame, each once: decoded from memory where it holds them fresh, else had
+    /// from the store (all at once), as bytes for the render thread to decode.
+    private func tiles(_ ids: [TileID], in store: TileStore) async -> FrameTiles {
+        let now = Date()
+        var had = FrameTiles()
+        var wanted: [TileID] = []
+        for id in Set(ids) {
+            if let decoded = decodedTiles.value(for: DecodedTileKey(cache: store.cacheName, tile: id)), decoded.isFresh(at: now) {
+                had.add(id, .decoded(decoded.image), fill: .cached)
+                store.noteMemoryHit(id)
+            } else {
+                wanted.append(id)
             }
         }
-        return fills
-    }
-
-    /// `fill(_:in:)` for one tile.
-    public func fill(_ tile: TileID, in store: TileStore) async -> TileFill {
-        await fill([tile], in: store)[tile] ?? .missing(MissingTile(tile: tile, reason: .notCached))
-    }
-
-    /// A tile's stored bytes and freshness, for serving as they are; nil when not stored.
-    public func storedTile(_ tile: TileID, in store: TileStore) async throws -> StoredTile? {
-        try await io.run { try store.storedTile(tile) }
+        let supplied = await withTaskGroup(of: (TileID, SuppliedTile).self) { group in
+            for id in wanted { group.addTask { (id, await store.tile(id)) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for (id, tile) in supplied {
+            if let stored = tile.stored {
+                // A stale tile is drawn but not kept decoded, so the next frame asks again.
+                let keeps = if case .stale = tile.fill { false } else { true }
+                had.add(id, .encoded(stored, cache: store.cacheName, keep: keeps), fill: tile.fill)
+            } else if case .missing(let missing) = tile.fill {
+                had.add(id, .missing(missing), fill: tile.fill)
+            }
+        }
+        return had
     }
 
     // MARK: - Upkeep
 
     /// Writes every open store's tile use and metadata (`TileStore.flush`).
     public func flush() async throws {
-        for store in stores.withLock({ Array($0.values) }) {
-            try await io.run { try store.flush() }
-        }
+        for store in await openStores() { try await store.flush() }
     }
 
-    /// Flushes the stores, as far as they can be, and stops the threads and the fetcher.
+    /// Flushes the stores, as far as they can be, and stops the fetcher, the fetches under way
+    /// and the render threads.
     public func shutdown() async {
         try? await flush()
+        await configuration.fetcher?.shutdown()
+        for store in await openStores() { await store.shutdown() }
         await rendering.shutdown()
-        await io.shutdown()
-        configuration.fetcher?.shutdown()
+    }
+
+    private func openStores() async -> [TileStore] {
+        var opened: [TileStore] = []
+        for opening in stores.withLock({ Array($0.values) }) { if let store = try? await opening.value { opened.append(store) } }
+        return opened
+    }
+}
+
+/// Where a decoded tile came from: the cache (`TileCacheBackend.name`) and the tile address.
+struct DecodedTileKey: Hashable, Sendable {
+    var cache: String
+    var tile: TileID
+}
+
+/// A decoded tile and when it stops being fresh (never, for a tile without freshness).
+struct DecodedTile: Sendable {
+    var image: RasterImage
+    var expiresAt: Date?
+
+    func isFresh(at now: Date) -> Bool { expiresAt.map { now < $0 } ?? true }
+}
+
+/// A frame's tiles as they were had, before a render thread decodes those that came as bytes.
+private struct FrameTiles: Sendable {
+    enum Tile: Sendable {
+        case decoded(RasterImage)
+        /// Bytes to decode, and whether to keep the decoded tile in memory.
+        case encoded(StoredTile, cache: String, keep: Bool)
+        case missing(MissingTile)
+    }
+
+    private(set) var tiles: [TileID: Tile] = [:]
+    private(set) var fills: [TileID: TileFill] = [:]
+
+    mutating func add(_ id: TileID, _ tile: Tile, fill: TileFill) {
+        tiles[id] = tile
+        fills[id] = fill
+    }
+
+    /// Every tile decoded, or missing with the reason: bytes that do not decode, or are not of a
+    /// tile's size, are undecodable. Decoded tiles are kept in `memory`. Call on a render thread.
+    func decoded(into memory: LRUCache<DecodedTileKey, DecodedTile>, source: TileSource) -> DecodedFrameTiles {
+        let decoder = source.tileDecoder
+        var lookups: [TileID: TileLookup] = [:]
+        for (id, tile) in tiles {
+            switch tile {
+            case .decoded(let image):
+                lookups[id] = .image(image)
+            case .missing(let missing):
+                lookups[id] = .missing(missing)
+            case .encoded(let stored, let cache, let keep):
+                do throws(TileImageError) {
+                    let image = try decoder.decode(stored.data)
+                    if keep { memory.insert(DecodedTile(image: image, expiresAt: stored.freshness?.expiresAt), for: DecodedTileKey(cache: cache, tile: id)) }
+                    lookups[id] = .image(image)
+                } catch {
+                    lookups[id] = .missing(MissingTile(tile: id, reason: .undecodable(error.description)))
+                }
+            }
+        }
+        return DecodedFrameTiles(lookups: lookups)
+    }
+}
+
+/// A frame's tiles, decoded, as the renderer draws them.
+private struct DecodedFrameTiles: TileProviding {
+    let lookups: [TileID: TileLookup]
+
+    func tile(_ id: TileID) -> TileLookup {
+        lookups[id] ?? .missing(MissingTile(tile: id, reason: .notCached))
     }
 }
 
@@ -239,58 +330,5 @@ private final class RendererShelf: @unchecked Sendable {
         let renderer = lock.withLock { idle.popLast() } ?? FrameRenderer()
         defer { lock.withLock { idle.append(renderer) } }
         return try body(renderer)
-    }
-}
-
-/// Gathers the fills of a set of tiles and resumes a continuation once, when every tile has
-/// one or when `finish` gives the rest theirs; later fills are ignored.
-private final class FillCollector: Sendable {
-    private struct State {
-        var fills: [TileID: TileFill] = [:]
-        var continuation: CheckedContinuation<[TileID: TileFill], Never>?
-    }
-
-    private let tiles: [TileID]
-    private let state: Mutex<State>
-    private let observe: @Sendable (TileFill) -> Void
-
-    init(
-        expecting tiles: [TileID], _ continuation: CheckedContinuation<[TileID: TileFill], Never>,
-        observe: @escaping @Sendable (TileFill) -> Void
-    ) {
-        self.tiles = tiles
-        state = Mutex(State(continuation: continuation))
-        self.observe = observe
-    }
-
-    var isDone: Bool { state.withLock { $0.continuation == nil } }
-
-    func add(_ fill: TileFill, for tile: TileID) {
-        complete { state in
-            guard state.fills[tile] == nil else { return }
-            state.fills[tile] = fill
-            observe(fill)
-        }
-    }
-
-    /// Gives every tile without a fill yet the missing tile `reason` makes for it.
-    func finish(_ reason: (TileID) -> MissingTile) {
-        complete { state in
-            for tile in tiles where state.fills[tile] == nil {
-                let fill = TileFill.missing(reason(tile))
-                state.fills[tile] = fill
-                observe(fill)
-            }
-        }
-    }
-
-    private func complete(_ change: (inout State) -> Void) {
-        let ready = state.withLock { state -> (CheckedContinuation<[TileID: TileFill], Never>, [TileID: TileFill])? in
-            guard state.continuation != nil else { return nil }
-            change(&state)
-            guard state.fills.count == tiles.count, let continuation = state.continuation.take() else { return nil }
-            return (continuation, state.fills)
-        }
-        if let (continuation, fills) = ready { continuation.resume(returning: fills) }
     }
 }

@@ -1,3 +1,4 @@
+import CLibDeflate
 import Foundation
 
 /// An encoded image's format and pixel size, read from its first bytes without decoding a
@@ -144,6 +145,64 @@ public struct ImageHeader: Hashable, Sendable {
             throw ImageCodecError("not a valid WebP: its header gives \(size.width)x\(size.height) pixels")
         }
         return ImageHeader(format: .webp, width: size.width, height: size.height)
+    }
+}
+
+extension ImageHeader {
+    /// Checks that `data`, whose header this is, holds the whole image, without decoding a
+    /// pixel: a body cut short in transfer, or bytes damaged on the way, are refused.
+    /// - PNG: every chunk is whole and its CRC matches, at least one IDAT, and IEND at the end.
+    /// - JPEG: the image ends with its end-of-image marker (FF D9; zero padding after it allowed).
+    /// - WebP: the RIFF container holds as many bytes as its header declares.
+    public func checkWhole(_ data: Data) throws(ImageCodecError) {
+        let check = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageCodecError) in
+                let image = HeaderBytes(bytes)
+                switch format {
+                case .png: try Self.checkWholePNG(image)
+                case .jpeg: try Self.checkWholeJPEG(image)
+                case .webp: try Self.checkWholeWebP(image)
+                }
+            }
+        }
+        try check.get()
+    }
+
+    private static func checkWholePNG(_ bytes: HeaderBytes) throws(ImageCodecError) {
+        var offset = 8
+        var sawImageData = false
+        while offset + 12 <= bytes.count {
+            let length = bytes.bigEndian(at: offset, count: 4)
+            let type = bytes.text(at: offset + 4, count: 4)
+            guard length <= bytes.count - offset - 12 else {
+                throw ImageCodecError("a truncated PNG: its \(type) chunk at byte \(offset) declares \(length) bytes, more than are left")
+            }
+            let stored = UInt32(bytes.bigEndian(at: offset + 8 + length, count: 4))
+            let computed = UInt32(libdeflate_crc32(0, bytes.bytes.baseAddress! + offset + 4, 4 + length))
+            guard stored == computed else { throw ImageCodecError("a damaged PNG: the CRC of its \(type) chunk at byte \(offset) does not match") }
+            if type == "IDAT" { sawImageData = true }
+            if type == "IEND" {
+                guard sawImageData else { throw ImageCodecError("not a valid PNG: it has no image data (IDAT) before its end") }
+                return
+            }
+            offset += 12 + length
+        }
+        throw ImageCodecError("a truncated PNG: \(bytes.count) bytes, and no end (IEND) in them")
+    }
+
+    private static func checkWholeJPEG(_ bytes: HeaderBytes) throws(ImageCodecError) {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0 { end -= 1 }
+        guard end >= 4, bytes[end - 2] == 0xFF, bytes[end - 1] == 0xD9 else {
+            throw ImageCodecError("a truncated JPEG: \(bytes.count) bytes, and no end-of-image marker (FF D9) at the end")
+        }
+    }
+
+    private static func checkWholeWebP(_ bytes: HeaderBytes) throws(ImageCodecError) {
+        let declared = bytes.littleEndian(at: 4, count: 4) + 8
+        guard declared <= bytes.count else {
+            throw ImageCodecError("a truncated WebP: \(bytes.count) bytes, where its RIFF header declares \(declared)")
+        }
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import TileStore
 
 /// `mapframe cache`: look after tile caches, MBTiles files or a shared PostgreSQL database.
-struct CacheCommand: ParsableCommand {
+struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain tile caches.",
@@ -33,10 +33,11 @@ struct CacheCommand: ParsableCommand {
 
         /// The caches: each style's in a database, or the files, each opened read-only (nothing is
         /// written to it, and nothing is made beside it) or for writing.
-        func caches(readOnly: Bool) throws -> [any TileCacheBackend] {
+        func caches(readOnly: Bool) async throws -> [any TileCacheBackend] {
             if let cache, case .postgres(let address) = try CacheLocation.parsing(cacheOption: cache) {
-                let database = try PostgresCacheDatabase.open(address)
-                let styles = try style.map { [$0] } ?? PostgresTileCache.styles(in: database)
+                let database = try await PostgresCacheDatabase.open(address)
+                let styles: [String]
+                if let style { styles = [style] } else { styles = try await PostgresTileCache.styles(in: database) }
                 return styles.map { PostgresTileCache(database: database, style: $0) }
             }
             return try files(readOnly: readOnly).map(MBTilesBackend.init)
@@ -59,13 +60,13 @@ struct CacheCommand: ParsableCommand {
         }
     }
 
-    struct Stats: ParsableCommand {
+    struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show each cache's name, format and layout, and count its tiles, bytes and expired tiles.")
         @OptionGroup var target: Target
 
-        func run() throws {
-            for cache in try target.caches(readOnly: true) {
-                let statistics = try cache.statistics(at: Date())
+        func run() async throws {
+            for cache in try await target.caches(readOnly: true) {
+                let statistics = try await cache.statistics(at: Date())
                 let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
                 if let file = (cache as? MBTilesBackend)?.file {
                     print("""
@@ -85,15 +86,15 @@ struct CacheCommand: ParsableCommand {
         }
     }
 
-    struct Purge: ParsableCommand {
+    struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete tiles fetched longer ago than a given age.")
         @Option(name: .customLong("older-than"), help: ArgumentHelp("An age such as 14d, 12h, 30m or 90s.", valueName: "age"))
         var olderThan: AgeArgument
         @OptionGroup var target: Target
 
-        func run() throws {
-            for cache in try target.caches(readOnly: false) {
-                let deleted = try cache.purge(fetchedBefore: Date().addingTimeInterval(-olderThan.seconds))
+        func run() async throws {
+            for cache in try await target.caches(readOnly: false) {
+                let deleted = try await cache.purge(fetchedBefore: Date().addingTimeInterval(-olderThan.seconds))
                 print("\(cache.name): deleted \(deleted) tiles fetched more than \(olderThan.text) ago")
             }
         }

@@ -6,7 +6,7 @@ import TileStore
 extension CacheCommand {
     /// `mapframe cache copy FROM TO`: tiles, their freshness, and routes, between MBTiles and
     /// PostgreSQL in either direction.
-    struct Copy: ParsableCommand {
+    struct Copy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Copy tiles, their freshness and stored routes from one cache to another.",
             discussion: """
@@ -29,11 +29,11 @@ extension CacheCommand {
         /// Tiles read and written at a time.
         static let pageSize = 500
 
-        func run() throws {
+        func run() async throws {
             let source = try Self.location(from, isDestination: false)
             let destination = try Self.location(to, isDestination: true)
             guard source != destination else { throw InputError(description: "copy: FROM and TO are the same cache, \(source)") }
-            let styles = try styles(in: source)
+            let styles = try await styles(in: source)
             guard !styles.isEmpty else { throw InputError(description: "copy: \(source) holds no tiles to copy") }
             if case .file = destination, styles.count > 1 {
                 throw InputError(description: "copy: \(to) is one file, and \(source) holds \(styles.count) styles (\(styles.joined(separator: ", "))); name one with --style")
@@ -43,15 +43,15 @@ extension CacheCommand {
             }
             let catalog = StyleCatalog.builtin
             for style in styles {
-                let reader = try source.openCache(for: style, readOnly: true, createIfMissing: false)
-                let writer = try destination.openCache(for: style, readOnly: false, createIfMissing: true)
-                let copied = try Self.copyTiles(from: reader, to: writer, style: style)
-                try writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.attribution ?? "")
+                let reader = try await source.openCache(for: style, readOnly: true, createIfMissing: false)
+                let writer = try await destination.openCache(for: style, readOnly: false, createIfMissing: true)
+                let copied = try await Self.copyTiles(from: reader, to: writer, style: style)
+                try await writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.attribution ?? "")
                 print("\(style): copied \(copied) tiles from \(reader.name) to \(writer.name)")
             }
-            if Self.holdsRoutes(source), let routes = try source.openRouteStore(quota: Self.copyQuota),
-               let into = try destination.openRouteStore(quota: Self.copyQuota) {
-                let (copied, kept) = try Self.copyRoutes(from: routes, to: into)
+            if Self.holdsRoutes(source), let routes = try await source.openRouteStore(quota: Self.copyQuota),
+               let into = try await destination.openRouteStore(quota: Self.copyQuota) {
+                let (copied, kept) = try await Self.copyRoutes(from: routes, to: into)
                 print("routes: copied \(copied); \(kept) already there")
             }
         }
@@ -80,11 +80,11 @@ extension CacheCommand {
         }
 
         /// The styles to copy: `--style`, else every style the source holds.
-        func styles(in source: CacheLocation) throws -> [String] {
+        func styles(in source: CacheLocation) async throws -> [String] {
             if let style { return [style] }
             switch source {
             case .postgres(let address):
-                return try PostgresTileCache.styles(in: PostgresCacheDatabase.open(address))
+                return try await PostgresTileCache.styles(in: PostgresCacheDatabase.open(address))
             case .directory(let directory):
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
                 return names.filter { $0.hasSuffix(".mbtiles") }.map { String($0.dropLast(".mbtiles".count)) }.sorted()
@@ -94,8 +94,8 @@ extension CacheCommand {
         }
 
         /// Copies every tile a page at a time, showing progress; returns how many were copied.
-        static func copyTiles(from reader: any TileCacheBackend, to writer: any TileCacheBackend, style: String) throws -> Int {
-            let total = try reader.statistics(at: Date()).tileCount
+        static func copyTiles(from reader: any TileCacheBackend, to writer: any TileCacheBackend, style: String) async throws -> Int {
+            let total = try await reader.statistics(at: Date()).tileCount
             let printer = ProgressPrinter()
             func line(_ copied: Int) -> String {
                 printer.line(prefix: "\(style): ", fraction: total == 0 ? 1 : Double(copied) / Double(total), summary: "\(copied)/\(total) tiles")
@@ -103,9 +103,9 @@ extension CacheCommand {
             var after: TileID?
             var copied = 0
             while true {
-                let page = try reader.tiles(after: after, limit: pageSize)
+                let page = try await reader.tiles(after: after, limit: pageSize)
                 guard let last = page.last else { break }
-                try writer.storeCopies(page)
+                try await writer.storeCopies(page)
                 copied += page.count
                 after = last.tile
                 printer.printIfDue { line(copied) }
@@ -115,13 +115,13 @@ extension CacheCommand {
         }
 
         /// Copies the routes TO lacks, keeping their ids; returns how many were copied and kept.
-        static func copyRoutes(from source: any RouteStore, to destination: any RouteStore) throws -> (copied: Int, kept: Int) {
+        static func copyRoutes(from source: any RouteStore, to destination: any RouteStore) async throws -> (copied: Int, kept: Int) {
             var (copied, kept) = (0, 0)
-            for route in try source.allRoutes() {
-                if try destination.route(id: route.id) != nil {
+            for route in try await source.allRoutes() {
+                if try await destination.route(id: route.id) != nil {
                     kept += 1
                 } else {
-                    try destination.add(route)
+                    try await destination.add(route)
                     copied += 1
                 }
             }

@@ -69,7 +69,9 @@ struct SeedCommand: AsyncParsableCommand {
         if dryRun {
             // Counting writes nothing: a cache file that does not exist yet holds no fresh tiles.
             let fresh = cachePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
-                ? try await cacheOptions.withPipeline(fetching: false) { try await $0.store(for: source).freshTileCount(in: Array(tiles)) }
+                ? try await cacheOptions.withPipeline(fetching: false) { pipeline in
+                    await (try await pipeline.store(for: source)).freshTileCount(in: Array(tiles))
+                }
                 : 0
             let forMapZooms = source.tileGrid.zoomOffset > 0
                 ? " (\(source.tileSize) px tiles, for map zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound))" : ""
@@ -92,7 +94,7 @@ struct SeedCommand: AsyncParsableCommand {
                     }
                     // A tile that cannot be stored is thrown away: ask the upstream for no more.
                     guard store.writeFailure == nil else { break }
-                    group.addTask { progress.record(await pipeline.fill(tile, in: store), tile: tile) }
+                    group.addTask { progress.record(await store.tile(tile).fill, tile: tile) }
                     running += 1
                     progress.printIfDue()
                 }

@@ -152,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        let server = try MapServerApp(configuration: configuration)
+        let server = try await MapServerApp(configuration: configuration)
         let host = host
         do {
             try await server.run { port in

@@ -1,12 +1,18 @@
+import ImageCodec
 import MapGeometry
 import TileStore
 
-/// Anything that can hand out decoded tiles: the tile store, or a test's stand-in.
+/// The outcome of asking for one tile to draw.
+public enum TileLookup: Sendable {
+    case image(RasterImage)
+    case missing(MissingTile)
+}
+
+/// Anything that can hand out decoded tiles: a frame's tiles as the pipeline decoded them, or a
+/// test's stand-in. Never storage: whoever draws must not wait for it.
 public protocol TileProviding {
     func tile(_ id: TileID) -> TileLookup
 }
-
-extension TileStore: TileProviding {}
 
 /// Draws the map tiles. Where a tile is missing the frame shows plain grey
 /// (`PlaceholderTilePainter`), and the tile is reported. A theme with a flat basemap then

@@ -5,17 +5,24 @@ import NIOCore
 import NIOHTTP1
 import TileStore
 
-/// Answers `GET` and `HEAD` for base tiles already held in memory right on the event loop,
-/// before Hummingbird's router; every other request passes through untouched.
+/// Answers `GET` and `HEAD` for base tiles (`/tiles/{style}/{z}/{x}/{y}.png`) before
+/// Hummingbird's router; every other request passes through untouched.
 ///
 /// It sits next to NIO's HTTP/1 codec (see `TileServerChannel`) and writes each answer as bytes
 /// prepared with the tile, straight to the socket past the response encoder: the router, the
 /// conversion to Swift HTTP Types and the encoder cost several times nginx's whole request for
 /// what is a memory lookup and a write (measured with wrk and perf).
 ///
-/// Two rules keep the connection's answers intact:
-/// - it answers only while every request it passed on has had its whole answer, so answers never
-///   overtake each other;
+/// A tile held in memory is answered at once, on the event loop. Any other is had from its store
+/// (`TileService.baseTileAnswer`: one cache lookup, else the upstream) in a task of its own, and
+/// answered on the event loop when it comes; meanwhile the connection's later requests wait here,
+/// and nothing more is read from it.
+///
+/// Three rules keep the connection's answers intact:
+/// - it answers only while every request it passed on has had its whole answer, and passes
+///   nothing on while an answer of its own is being made, so answers never overtake each other;
+/// - it tells `ConnectionGuard` when it begins and ends an answer, so that the guard's timers
+///   treat the connection as busy meanwhile, as they do for the router's;
 /// - answers to HEAD requests it passed on lose their body here. The encoder cannot do that
 ///   itself, because it is not told which requests were HEAD: telling it would also queue the
 ///   requests answered here, whose answers it never sees.
@@ -34,20 +41,35 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var socketSide: ChannelHandlerContext?
     /// The requests passed on whose answers have not ended, oldest first: whether each is a HEAD.
     private var passedOn = CircularBuffer<Bool>()
-    /// Whether the rest of the current request's parts are dropped, because it was answered here.
+    /// Whether the rest of the current request's parts are dropped, because it is answered here.
     private var answeredHere = false
+    /// Whether an answer of this handler's is being made: later parts wait in `held`.
+    private var answering = false
+    /// What came from the client while an answer was being made, in order.
+    private var held = CircularBuffer<Held>()
+    /// Whether a read was asked for while an answer was being made; it is made after.
+    private var readWanted = false
     private var dateLine = DateHeaderLine()
+    /// Where the tasks answering tiles from their stores run: this connection's event loop.
+    private var executor: EventLoopTaskExecutor?
     /// This connection's request counters by method and status, so that counting costs no lock.
     private var requestCounters: [HTTPAnswerKind: Counter] = [:]
 
     private struct HTTPAnswerKind: Hashable {
         let isHead: Bool
-        let notModified: Bool
+        let status: HTTPResponse.Status
     }
 
-    /// Sent on to the next handler (`ConnectionGuard`) for every request answered here, which
-    /// it never sees otherwise.
-    struct AnsweredHere {}
+    /// Sent on to the next handler (`ConnectionGuard`), which never sees the requests answered
+    /// here, when an answer here begins and when it has been written.
+    struct AnswerBegun {}
+    struct AnswerEnded {}
+
+    /// A later request's part, or the decoder's error over a later request.
+    private enum Held {
+        case part(NIOAny)
+        case error(any Error)
+    }
 
     init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog) {
         self.tiles = tiles
@@ -57,21 +79,51 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         socketSide = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        executor = EventLoopTaskExecutor(context.eventLoop)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         socketSide = nil
+        held.removeAll()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if answering {
+            held.append(.part(data))
+        } else {
+            take(data, context: context)
+        }
+    }
+
+    /// A malformed request behind an answer being made is refused after that answer.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if answering {
+            held.append(.error(error))
+        } else {
+            context.fireErrorCaught(error)
+        }
+    }
+
+    /// Nothing more is read from the client while an answer is being made.
+    func read(context: ChannelHandlerContext) {
+        if answering { readWanted = true } else { context.read() }
+    }
+
+    private func take(_ data: NIOAny, context: ChannelHandlerContext) {
         switch unwrapInboundIn(data) {
         case .head(let request):
             let start = ContinuousClock.now
             // A client that does not read its answers gets the router, which waits for the socket.
-            if passedOn.isEmpty, context.channel.isWritable, let socketSide, let image = cachedTile(for: request) {
+            if passedOn.isEmpty, context.channel.isWritable, let socketSide, let tile = baseTile(request) {
                 answeredHere = true
-                answer(request, with: image, through: socketSide, since: start)
-                context.fireUserInboundEventTriggered(AnsweredHere())
+                context.fireUserInboundEventTriggered(AnswerBegun())
+                switch tile {
+                case .held(let image):
+                    answer(request, with: image, through: socketSide, since: start)
+                    context.fireUserInboundEventTriggered(AnswerEnded())
+                case .stored(let address):
+                    beginAnswer(request, for: address, context: context, since: start)
+                }
                 return
             }
             answeredHere = false
@@ -98,12 +150,63 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The tile in memory for `GET /tiles/{style}/{z}/{x}/{y}.png`, if it is one and is held.
-    private func cachedTile(for request: HTTPRequestHead) -> EncodedImage? {
-        guard request.method == .GET || request.method == .HEAD, let address = BaseTilePath(request.uri) else { return nil }
-        // HTTP/1.0, and closing the connection after the answer, are the router's job.
+    /// A base tile answered here: held in memory, or to be had from its store.
+    private enum BaseTile {
+        case held(EncodedImage)
+        case stored(TileAddress)
+    }
+
+    /// The base tile a request asks for, if it is one answered here. HTTP/1.0, closing the
+    /// connection after the answer, and addresses that are not one of the style's own tiles or
+    /// not valid are the router's job.
+    private func baseTile(_ request: HTTPRequestHead) -> BaseTile? {
+        guard request.method == .GET || request.method == .HEAD, let path = BaseTilePath(request.uri) else { return nil }
         guard request.version == .http1_1, request.isKeepAlive else { return nil }
-        return tiles.memoryHit(style: address.style, z: address.z, x: address.x, y: address.y)
+        if let image = tiles.memoryHit(style: path.style, z: path.z, x: path.x, y: path.y) { return .held(image) }
+        guard let address = TileAddress(path, catalog: tiles.configuration.catalog), address.isSourceTile else { return nil }
+        return .stored(address)
+    }
+
+    /// Has the tile from its store in a task, and answers when it comes; the connection's later
+    /// requests wait meanwhile.
+    private func beginAnswer(_ request: HTTPRequestHead, for address: TileAddress, context: ChannelHandlerContext, since start: ContinuousClock.Instant) {
+        answering = true
+        let tiles = tiles
+        let promise = context.eventLoop.makePromise(of: TileService.BaseTileAnswer.self)
+        Task(executorPreference: executor) { promise.succeed(await tiles.baseTileAnswer(address)) }
+        let handler = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        promise.futureResult.whenSuccess { answer in
+            let (handler, context) = handler.value
+            handler.endAnswer(request, with: answer, context: context, since: start)
+        }
+    }
+
+    private func endAnswer(
+        _ request: HTTPRequestHead, with answer: TileService.BaseTileAnswer, context: ChannelHandlerContext, since start: ContinuousClock.Instant
+    ) {
+        // A connection gone meanwhile has no one to answer.
+        guard answering, let socketSide else { return }
+        answering = false
+        switch answer {
+        case .image(let image):
+            self.answer(request, with: image, through: socketSide, since: start)
+        case .problem(let problem):
+            self.answer(request, with: problem, context: context, since: start)
+        }
+        context.fireUserInboundEventTriggered(AnswerEnded())
+        let replaying = !held.isEmpty
+        while !answering, let next = held.popFirst() {
+            switch next {
+            case .part(let part): take(part, context: context)
+            case .error(let error): context.fireErrorCaught(error)
+            }
+        }
+        // What was passed on reaches the router at the end of a read, as it would have.
+        if replaying { context.fireChannelReadComplete() }
+        if !answering, readWanted {
+            readWanted = false
+            context.read()
+        }
     }
 
     private func answer(
@@ -117,20 +220,27 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             socketSide.write(NIOAny(IOData.byteBuffer(image.body)), promise: nil)
         }
         socketSide.flush()
-        count(HTTPAnswerKind(isHead: request.method == .HEAD, notModified: notModified))
-        requestLog.record(
-            method: request.method == .HEAD ? .head : .get, target: request.uri, status: notModified ? 304 : 200,
-            bodyBytes: sendsBody ? image.body.readableBytes : 0, since: start
-        )
+        record(request, status: notModified ? .notModified : .ok, bodyBytes: sendsBody ? image.body.readableBytes : 0, since: start)
     }
 
-    private func count(_ kind: HTTPAnswerKind) {
+    /// An error answered here, as the router answers it: JSON, through the encoder.
+    private func answer(_ request: HTTPRequestHead, with problem: HTTPProblem, context: ChannelHandlerContext, since start: ContinuousClock.Instant) {
+        var (head, body) = problem.http1Answer
+        head.headers.add(name: "Server", value: MapServerApp.serverName)
+        let sendsBody = request.method == .GET
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if sendsBody { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        record(request, status: problem.status, bodyBytes: sendsBody ? body.readableBytes : 0, since: start)
+    }
+
+    private func record(_ request: HTTPRequestHead, status: HTTPResponse.Status, bodyBytes: Int, since start: ContinuousClock.Instant) {
+        let kind = HTTPAnswerKind(isHead: request.method == .HEAD, status: status)
         if requestCounters[kind] == nil {
-            requestCounters[kind] = counters.counter(
-                endpoint: Self.endpoint, method: kind.isHead ? .head : .get, status: kind.notModified ? .notModified : .ok
-            )
+            requestCounters[kind] = counters.counter(endpoint: Self.endpoint, method: kind.isHead ? .head : .get, status: status)
         }
         requestCounters[kind]?.increment()
+        requestLog.record(method: kind.isHead ? .head : .get, target: request.uri, status: status.code, bodyBytes: bodyBytes, since: start)
     }
 }
 

@@ -13,8 +13,8 @@ import NIOHTTP1
 /// While the server works on an answer no timer runs: the server bounds its own work.
 ///
 /// It sits after `CachedTileFastPath`, so it sees the requests passed on to the router and their
-/// answers whole; the fast path tells it, with `CachedTileFastPath.AnsweredHere`, of each
-/// request it answered itself.
+/// answers whole; the fast path tells it, with `CachedTileFastPath.AnswerBegun` and `AnswerEnded`,
+/// of each answer it makes itself.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -75,11 +75,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is CachedTileFastPath.AnsweredHere else {
+        switch event {
+        case is CachedTileFastPath.AnswerBegun:
+            awaitingAnswers += 1
+        case is CachedTileFastPath.AnswerEnded:
+            awaitingAnswers = max(0, awaitingAnswers - 1)
+            if awaitingAnswers == 0 { idleSince = .now() }
+        default:
             context.fireUserInboundEventTriggered(event)
-            return
         }
-        if awaitingAnswers == 0 { idleSince = .now() }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -53,16 +53,9 @@ final class EncodedImage: Sendable {
         return ByteBuffer(string: text)
     }
 
-    /// A quoted 64-bit FNV-1a hash of the bytes, with the length.
+    /// A quoted 64-bit checksum of the bytes (`checksum64`), with the length.
     static func strongETag(of data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        data.withUnsafeBytes { bytes in
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
-        return "\"\(String(hash, radix: 16))-\(String(data.count, radix: 16))\""
+        "\"\(String(checksum64(data), radix: 16))-\(String(data.count, radix: 16))\""
     }
 }
 

@@ -6,49 +6,55 @@ import TileStore
 
 /// The frame explained for screen readers, from the same parameters as `GET /frame.png`:
 /// `GET /frame/hit` (`x`, `y` and `slop` besides), `GET /frame/describe` and `GET /frame.html`.
-/// None of them needs tiles: the answers come from the painters' shapes.
+/// None of them needs tiles: the answers come from the painters' shapes, worked out on a render
+/// thread, since a long route's shapes take a while.
 extension MapServerApp {
     /// The parameters `/frame/hit` takes besides the frame's.
     static let hitParameters: Set<String> = ["x", "y", "slop"]
 
-    func explainedFrame(_ request: Request, others: Set<String> = []) throws -> (ExplainedFrame, [String: String]) {
+    /// Reads the frame's parameters (and its stored route), then runs `body` on a render thread
+    /// with the frame explained and the endpoint's own parameters (`others`).
+    func explaining<T: Sendable>(
+        _ request: Request, others: Set<String> = [], _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
+    ) async throws -> T {
         let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-        let scene = try FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) { try self.storedRoute(id: $0) }
+        let scene = try await FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) { try await self.storedRoute(id: $0) }
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })
-        return (ExplainedFrame(scene: scene, source: source), extra)
+        return try await tiles.onRenderThread { try body(ExplainedFrame(scene: scene, source: source), extra) }
     }
 
     /// `GET /frame/hit?…&x=&y=[&slop=]`: the element at logical pixel (x, y), as JSON.
-    func hit(_ request: Request) throws -> Response {
-        let (frame, values) = try explainedFrame(request, others: Self.hitParameters)
-        func whole(_ name: String) throws -> Int {
-            guard let text = values[name] else { throw HTTPProblem.badRequest("\(name): missing; expected a whole number of logical pixels") }
-            guard let value = Int(text) else { throw HTTPProblem.badRequest("\(name): '\(text.prefix(20))' is not a whole number of logical pixels") }
-            return value
-        }
-        let x = try whole("x"), y = try whole("y")
-        var slop = 0.0
-        if let text = values["slop"] {
-            guard let value = Double(text), value.isFinite, (0...100).contains(value) else {
-                throw HTTPProblem.badRequest("slop: '\(text.prefix(20))' is not allowed; expected a number of logical pixels in 0...100")
+    func hit(_ request: Request) async throws -> Response {
+        let answer = try await explaining(request, others: Self.hitParameters) { frame, values throws -> Data in
+            func whole(_ name: String) throws -> Int {
+                guard let text = values[name] else { throw HTTPProblem.badRequest("\(name): missing; expected a whole number of logical pixels") }
+                guard let value = Int(text) else { throw HTTPProblem.badRequest("\(name): '\(text.prefix(20))' is not a whole number of logical pixels") }
+                return value
             }
-            slop = value
+            let x = try whole("x"), y = try whole("y")
+            var slop = 0.0
+            if let text = values["slop"] {
+                guard let value = Double(text), value.isFinite, (0...100).contains(value) else {
+                    throw HTTPProblem.badRequest("slop: '\(text.prefix(20))' is not allowed; expected a number of logical pixels in 0...100")
+                }
+                slop = value
+            }
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return try encoder.encode(try frame.hit(x: x, y: y, slop: slop))
+            } catch let error as ExplainedFrame.PixelOutside {
+                throw HTTPProblem.badRequest(error.description)
+            }
         }
-        do {
-            let answer = try frame.hit(x: x, y: y, slop: slop)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Self.response(try encoder.encode(answer), contentType: "application/json")
-        } catch let error as ExplainedFrame.PixelOutside {
-            throw HTTPProblem.badRequest(error.description)
-        }
+        return Self.response(answer, contentType: "application/json")
     }
 
     /// `GET /frame/describe?…`: the description as text, or as JSON when `Accept` asks for it.
-    func describe(_ request: Request) throws -> Response {
-        let description = try explainedFrame(request).0.description()
+    func describe(_ request: Request) async throws -> Response {
+        let description = try await explaining(request) { frame, _ in frame.description() }
         let wantsJSON = request.headers[values: .accept].contains { $0.contains("application/json") }
         var response = wantsJSON
             ? Self.response(description.json, contentType: "application/json")
@@ -58,10 +64,9 @@ extension MapServerApp {
     }
 
     /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same parameters.
-    func explorableFrame(_ request: Request) throws -> Response {
-        let frame = try explainedFrame(request).0
+    func explorableFrame(_ request: Request) async throws -> Response {
         let query = request.uri.query.map { "?" + $0 } ?? ""
-        let page = ExplorableHTML.page(for: frame, imageURL: "frame.png" + query)
+        let page = try await explaining(request) { frame, _ in ExplorableHTML.page(for: frame, imageURL: "frame.png" + query) }
         return Self.response(Data(page.utf8), contentType: "text/html; charset=utf-8")
     }
 

@@ -13,8 +13,8 @@ enum FrameQuery {
     /// The scene the frame parameters describe. An endpoint that takes more parameters names
     /// them in `others`, which are allowed here and left to it.
     static func scene(
-        from parameters: [(String, String)], others: Set<String> = [], catalog: StyleCatalog, route: (String) throws -> StoredRoute?
-    ) throws -> Scene {
+        from parameters: [(String, String)], others: Set<String> = [], catalog: StyleCatalog, route: (String) async throws -> StoredRoute?
+    ) async throws -> Scene {
         var values: [String: String] = [:]
         for (name, value) in parameters where !others.contains(name) {
             guard allowed.contains(name) else {
@@ -39,7 +39,7 @@ enum FrameQuery {
                           camera: .fixed(Camera(center: center, zoom: zoom)))
         scene.theme = try themeName(values["theme"]).theme
         if let id = values["route"] {
-            guard let stored = try route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+            guard let stored = try await route(id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
             scene.overlays = Scene.Overlays(start: stored.line.first, finish: stored.line.last, route: stored.line)
         }
         return scene

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,7 +10,6 @@ import Metrics
 import Prometheus
 import Screens
 import ServiceLifecycle
-import FramePipeline
 import TileStore
 import UnixSignals
 
@@ -25,18 +25,17 @@ public final class MapServerApp: Sendable {
     private let viewer: ViewerAssets
     private let requestCounters = RequestCounters()
     private let requestLog: RequestLog
-    /// Where request bodies are parsed and stored routes written: a 5 MB body can take a second
-    /// or more to read, which on Swift's cooperative threads (one per core) would hold up every
-    /// other request. One thread, so parsing never takes more than one core; past a few waiting
-    /// bodies the server answers 503.
-    let bodyWork = BlockingThreads(threads: 1, queueLimit: 8)
+    /// Where request bodies are parsed: a 5 MB body can take a second or more to read, which on
+    /// Swift's cooperative threads (one per core) would hold up every other request. One thread,
+    /// so parsing never takes more than one core; past a few waiting bodies the server answers 503.
+    let bodyWork = BlockingPool(threads: 1, queueLimit: 8)
 
-    public init(configuration: MapServerConfiguration) throws {
+    public init(configuration: MapServerConfiguration) async throws {
         // Before any metric is made, or it would go to the no-op default and never be seen.
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
         requestLog = RequestLog(logger: configuration.logger)
-        guard let routes = try configuration.cacheLocation.openRouteStore(quota: configuration.routeQuota) else {
+        guard let routes = try await configuration.cacheLocation.openRouteStore(quota: configuration.routeQuota) else {
             preconditionFailure("the server's cache location is a directory or a database, never a single file")
         }
         self.routes = routes
@@ -104,7 +103,10 @@ public final class MapServerApp: Sendable {
         router.add(middleware: ResponseHeadersMiddleware())
 
         router.get("/") { _, _ in self.viewer.page() }
-        router.get("/leaflet/**") { request, _ in try self.viewer.leafletFile(request.uri.path) }
+        // Leaflet's files, read on the storage threads; a file that is not there gets this 404.
+        router.group("/leaflet").add(middleware: viewer.leafletFiles).get("**") { request, _ in
+            HTTPProblem.notFound(self.viewer.missingFile(request.uri.path)).response
+        }
         // Degraded still answers 200: tiles are served from memory and the upstream meanwhile.
         router.get("/healthz") { _, _ in
             guard let reason = await self.tiles.cacheUnavailableReason() else { return JSONBody.response(["status": "ok"]) }
@@ -120,28 +122,26 @@ public final class MapServerApp: Sendable {
             }
         }
         router.get("/tiles/:style/:z/:x/:y") { request, context in
-            let address = try self.tileAddress(context)
-            // A tile that is not one of the source's own (@2x of 256 px tiles, 1x of 512 px ones) is
-            // drawn from those that cover it, and comes back as a placeholder when they are missing.
-            let image = try await self.tiles.baseTile(address)
-            if let image, !image.isPlaceholder { return self.imageResponse(image, request: request) }
-            guard self.configuration.missingTileAnswer == .placeholder else {
-                throw HTTPProblem.notFound("tile \(address.tile) of \(address.source.name) is not cached and could not be fetched")
+            // Most are answered before the router (`CachedTileFastPath`); these are HTTP/1.0 or
+            // closing ones, and tiles that are not one of the source's own (@2x of 256 px tiles, 1x
+            // of 512 px ones), drawn from those that cover it.
+            switch await self.tiles.baseTileAnswer(try self.tileAddress(context)) {
+            case .image(let image): return self.imageResponse(image, request: request)
+            case .problem(let problem): throw problem
             }
-            return self.imageResponse(image ?? self.tiles.placeholder(retina: address.retina), request: request)
         }
 
         router.post("/routes") { request, context in try await self.addRoute(request, context: context) }
-        router.get("/routes") { request, _ in try self.listRoutes(request) }
+        router.get("/routes") { request, _ in try await self.listRoutes(request) }
         router.get("/routes/:id") { request, context in
-            let route = try self.route(context)
+            let route = try await self.route(context)
             return try self.linkedResponse(request, cacheControl: "no-cache") { base in
                 self.routeDocument(route, base: base, includeCoordinates: true)
             }
         }
-        router.delete("/routes/:id") { request, context in try self.deleteRoute(request, context: context) }
+        router.delete("/routes/:id") { request, context in try await self.deleteRoute(request, context: context) }
         router.get("/routes/:id/tiles/:style") { request, context in
-            let route = try self.route(context)
+            let route = try await self.route(context)
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
             let theme = try Self.routeTileTheme(request)
             let bounds = route.line.bounds
@@ -155,7 +155,7 @@ public final class MapServerApp: Sendable {
             }
         }
         router.get("/routes/:id/tiles/:style/:z/:x/:y") { request, context in
-            let route = try self.route(context)
+            let route = try await self.route(context)
             let address = try self.tileAddress(context)
             let theme = try Self.routeTileTheme(request)
             return self.imageResponse(try await self.tiles.routeTile(address, route: route, theme: theme), request: request)
@@ -163,12 +163,12 @@ public final class MapServerApp: Sendable {
 
         router.get("/frame.png") { request, _ in
             let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-            let scene = try FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try self.storedRoute(id: $0) }
+            let scene = try await FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try await self.storedRoute(id: $0) }
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }
-        router.get("/frame/hit") { request, _ in try self.hit(request) }
-        router.get("/frame/describe") { request, _ in try self.describe(request) }
-        router.get("/frame.html") { request, _ in try self.explorableFrame(request) }
+        router.get("/frame/hit") { request, _ in try await self.hit(request) }
+        router.get("/frame/describe") { request, _ in try await self.describe(request) }
+        router.get("/frame.html") { request, _ in try await self.explorableFrame(request) }
         router.post("/frame") { request, context in
             let body = try await self.body(of: request, context: context)
             let catalog = self.configuration.catalog, feeds = self.configuration.transitFeeds
@@ -196,16 +196,16 @@ public final class MapServerApp: Sendable {
         }
     }
 
-    func route(_ context: MapRequestContext) throws -> StoredRoute {
+    func route(_ context: MapRequestContext) async throws -> StoredRoute {
         let id = context.parameters.get("id") ?? ""
-        guard let route = try storedRoute(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
+        guard let route = try await storedRoute(id: id) else { throw HTTPProblem.notFound("route '\(id)' is not known") }
         return route
     }
 
     /// The route stored under `id`, or nil; 503 when the store cannot be read now.
-    func storedRoute(id: String) throws -> StoredRoute? {
+    func storedRoute(id: String) async throws -> StoredRoute? {
         do {
-            return try routes.route(id: id)
+            return try await routes.route(id: id)
         } catch {
             throw HTTPProblem.cannotRead("route '\(id)' cannot be read", error)
         }

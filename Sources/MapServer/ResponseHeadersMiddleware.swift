@@ -1,4 +1,4 @@
-import FramePipeline
+import BlockingWork
 import Hummingbird
 import Logging
 

@@ -1,5 +1,5 @@
+import BlockingWork
 import Foundation
-import FramePipeline
 import Hummingbird
 import MapGeometry
 import Screens
@@ -18,28 +18,27 @@ extension MapServerApp {
         try admitWrite(request, context: context)
         let body = try await body(of: request, context: context)
         let base = try publicURLs.base(for: request)
-        let (contentType, maxBytes, routes) = (request.headers[.contentType], configuration.maxBodyBytes, routes)
-        let route = try await bodyWork.run { () throws -> StoredRoute in
-            let line = try RoutePayload.parse(body, contentType: contentType, maxBytes: maxBytes)
-            do {
-                return try routes.add(line)
-            } catch let error as RouteQuotaExceeded {
-                throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
-            } catch let error as CacheError {
-                throw HTTPProblem.cannotStore("the route is not stored", error)
-            }
+        let (contentType, maxBytes) = (request.headers[.contentType], configuration.maxBodyBytes)
+        let line = try await bodyWork.run { try RoutePayload.parse(body, contentType: contentType, maxBytes: maxBytes) }
+        let route: StoredRoute
+        do {
+            route = try await routes.add(line)
+        } catch let error as RouteQuotaExceeded {
+            throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
+        } catch let error as CacheError {
+            throw HTTPProblem.cannotStore("the route is not stored", error)
         }
         var headers: HTTPFields = [.location: "/routes/\(route.id)", .cacheControl: "no-store"]
         if base.fromHost { headers[.vary] = "Host" }
         return JSONBody.response(routeDocument(route, base: base.url, includeCoordinates: false), status: .created, headers: headers)
     }
 
-    func deleteRoute(_ request: Request, context: MapRequestContext) throws -> Response {
+    func deleteRoute(_ request: Request, context: MapRequestContext) async throws -> Response {
         try admitWrite(request, context: context)
         let id = context.parameters.get("id") ?? ""
         let deleted: Bool
         do {
-            deleted = try routes.delete(id: id)
+            deleted = try await routes.delete(id: id)
         } catch {
             throw HTTPProblem.cannotStore("route '\(id)' is not deleted", error)
         }
@@ -48,7 +47,7 @@ extension MapServerApp {
     }
 
     /// `GET /routes?limit=N&after=CURSOR`: the routes' URLs, newest first, a page at a time.
-    func listRoutes(_ request: Request) throws -> Response {
+    func listRoutes(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         for (name, _) in query where name != "limit" && name != "after" {
             throw HTTPProblem.badRequest("\(name): unknown parameter; allowed parameters are limit and after")
@@ -62,7 +61,7 @@ extension MapServerApp {
         }
         let page: RoutePage
         do {
-            page = try routes.page(limit: limit, after: query["after"].map(String.init))
+            page = try await routes.page(limit: limit, after: query["after"].map(String.init))
         } catch let error as InvalidRouteCursor {
             throw HTTPProblem.badRequest(error.description)
         } catch let error as CacheError {

@@ -31,6 +31,17 @@ struct TileAddress: Hashable, Sendable {
         self.retina = retina
     }
 
+    /// A base tile's address as the fast path reads it, checked as the router checks it; nil
+    /// where the router would refuse it (and so answers it, saying why).
+    init?(_ path: BaseTilePath, catalog: StyleCatalog) {
+        guard let source = catalog[path.style], source.zoomRange.contains(Double(path.z)), path.z <= 30 else { return nil }
+        let side = TileID.tilesPerSide(zoom: path.z)
+        guard path.x < side, path.y < side else { return nil }
+        self.source = source
+        tile = TileID(z: path.z, x: path.x, y: path.y)
+        retina = false
+    }
+
     /// Whether this address's pixels are exactly one of the source's tiles, the one of the same
     /// z/x/y, so that the stored tile is the answer as it is: a 256 px source's tiles at 1x, and
     /// a 512 px source's at @2x (its tile z/x/y covers map tile z/x/y with 512 pixels). Any other

@@ -1,6 +1,9 @@
+import BlockingWork
 import FramePipeline
 import Foundation
+import HTTPTypes
 import ImageCodec
+import Logging
 import MapGeometry
 import MapRender
 import Metrics
@@ -48,7 +51,8 @@ final class TileService: Sendable {
             upstreamWait: configuration.upstreamWait,
             // Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few
             // frames and composited tiles are drawing at once (the server's memory target is
-            // 100 MB); the byte budget holds when tiles are 512 px too.
+            // 100 MB); the byte budget holds when tiles are 512 px too. Base tiles are served as
+            // they are stored, and never decoded.
             decodedTileBudget: DecodedTileBudget(tiles: 64, bytes: 16 << 20),
             renderThreads: configuration.renderThreads,
             renderQueueLimit: configuration.renderQueueLimit,
@@ -78,19 +82,46 @@ final class TileService: Sendable {
             return try await renderTile(address, route: nil, theme: .cycleStreets, key: key)
         }
         let store = try await pipeline.store(for: address.source)
-        let fill = await pipeline.fill(address.tile, in: store)
-        guard let stored = try await pipeline.storedTile(address.tile, in: store) else { return nil }
+        let supplied = await store.tile(address.tile)
+        guard let stored = supplied.stored else { return nil }
         // A cache file from elsewhere may hold a tile of another size; it is never sent on.
         guard let header = try? address.source.tileDecoder.checkedHeader(of: stored.data) else { return nil }
         let image = EncodedImage(
             data: stored.data, format: header.format, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
         )
-        if case .stale = fill {
+        if case .stale = supplied.fill {
             // A stale tile is served but not kept in memory, so the next request tries the upstream again.
             return image
         }
         remember(image, for: key)
         return image
+    }
+
+    /// What a request for a base tile is answered with: the tile, the grey placeholder, or, with
+    /// `--missing 404`, a 404 naming the tile; an error the router would have answered.
+    enum BaseTileAnswer: Sendable {
+        case image(EncodedImage)
+        case problem(HTTPProblem)
+    }
+
+    /// The answer to a request for the base tile at `address`, for the router and the fast path.
+    func baseTileAnswer(_ address: TileAddress) async -> BaseTileAnswer {
+        let image: EncodedImage?
+        do {
+            image = try await baseTile(address)
+        } catch let problem as HTTPProblem {
+            return .problem(problem)
+        } catch is BlockingWorkRefused {
+            return .problem(.overloaded)
+        } catch {
+            configuration.logger.error("tile \(address.tile) of \(address.source.name) failed: \(error)")
+            return .problem(HTTPProblem(status: .internalServerError, message: "internal error"))
+        }
+        if let image, !image.isPlaceholder { return .image(image) }
+        guard configuration.missingTileAnswer == .placeholder else {
+            return .problem(.notFound("tile \(address.tile) of \(address.source.name) is not cached and could not be fetched"))
+        }
+        return .image(image ?? placeholder(retina: address.retina))
     }
 
     /// The image kept in memory for `key`, unless its time there is up; counted as a hit.
@@ -187,6 +218,11 @@ final class TileService: Sendable {
         try await pipeline.store(for: source)
     }
 
+    /// Runs `body` on a render thread: work of the CPU's that needs no tiles.
+    func onRenderThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await pipeline.onRenderThread(body)
+    }
+
     /// Writes tiles' last use and metadata; called now and then by the server.
     func flushStores() async {
         try? await pipeline.flush()
@@ -196,7 +232,7 @@ final class TileService: Sendable {
     /// also kept in the metrics.
     func cacheUnavailableReason() async -> String? {
         guard case .postgres(let address) = configuration.cacheLocation,
-              let database = try? PostgresCacheDatabase.open(address) else { return nil }
+              let database = try? await PostgresCacheDatabase.open(address) else { return nil }
         let reason = await database.unavailableReason()
         metrics.cacheAvailable(reason == nil)
         return reason.map { "cache \(address) is unavailable: \($0)" }

@@ -1,5 +1,7 @@
+import BlockingWork
 import Foundation
 import Hummingbird
+import Logging
 
 /// The viewer page and Leaflet's files (from Debian's libjs-leaflet), served by MapFrame itself.
 struct ViewerAssets: Sendable {
@@ -12,19 +14,24 @@ struct ViewerAssets: Sendable {
         )
     }
 
-    /// A file under /leaflet/: leaflet.js, leaflet.css or images/*.png; nothing else.
-    func leafletFile(_ path: String) throws -> Response {
+    /// Leaflet's files under `/leaflet/`, read by Hummingbird's file middleware on the storage
+    /// threads, never on an event loop; kept a day by clients. It serves a file where the route
+    /// behind it answers 404.
+    var leafletFiles: FileMiddleware<MapRequestContext, LocalFileSystem> {
+        var quiet = Logger(label: "mapframe.leaflet")
+        quiet.logLevel = .critical
+        return FileMiddleware(
+            leafletDirectory, urlBasePath: "/leaflet", cacheControl: CacheControl([(MediaType(type: .any), [.public, .maxAge(86_400)])]),
+            threadPool: BlockingPool.storage.threads, logger: quiet
+        ).withServeOnNotFoundResponse()
+    }
+
+    /// Why a file under `/leaflet/` is not served: for the 404 of a file the middleware did not find.
+    func missingFile(_ path: String) -> String {
         let name = String(path.dropFirst("/leaflet/".count))
-        let types = ["js": "text/javascript", "css": "text/css", "png": "image/png"]
-        guard name.range(of: "^(images/)?[A-Za-z0-9_.-]+$", options: .regularExpression) != nil, !name.contains(".."),
-              let type = types[(name as NSString).pathExtension]
-        else { throw HTTPProblem.notFound("'\(name)' is not a Leaflet file") }
-        guard let data = FileManager.default.contents(atPath: leafletDirectory + "/" + name) else {
-            throw HTTPProblem.notFound("'\(name)' is not installed; install Debian's libjs-leaflet")
+        guard FileManager.default.fileExists(atPath: leafletDirectory) else {
+            return "'\(name)' is not installed; install Debian's libjs-leaflet"
         }
-        return Response(
-            status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+        return "'\(name)' is not a Leaflet file"
     }
 }

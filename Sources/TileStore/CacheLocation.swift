@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Where a command finds its tile caches: one given MBTiles file for every style, one file per
@@ -41,32 +42,49 @@ public enum CacheLocation: Sendable, Equatable {
     /// where it can be written. A missing file is created, with its directory, only for a
     /// style's file in a directory and with `createIfMissing`; a file named on its own must exist.
     /// A database's tables are made, or brought up to date, on first use.
-    public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> any TileCacheBackend {
+    public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) async throws(CacheError) -> any TileCacheBackend {
+        if case .postgres(let address) = self {
+            return PostgresTileCache(database: try await PostgresCacheDatabase.open(address), style: style)
+        }
+        return try await onStorage { () throws(CacheError) in MBTilesBackend(try openFile(for: style, readOnly: readOnly, createIfMissing: createIfMissing)) }
+    }
+
+    /// A style's MBTiles file, opened as `openCache` says. Blocks.
+    private func openFile(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
         switch self {
-        case .postgres(let address):
-            return PostgresTileCache(database: try PostgresCacheDatabase.open(address), style: style)
+        case .postgres:
+            preconditionFailure("a database holds no files")
         case .file(let path):
-            return MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: readOnly))
+            return try MBTilesCache(openingExisting: path, readOnly: readOnly)
         case .directory(let directory):
             let path = directory + "/" + style + ".mbtiles"
-            guard createIfMissing else { return MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: readOnly)) }
-            if readOnly, FileManager.default.fileExists(atPath: path) { return MBTilesBackend(try MBTilesCache(openingExisting: path)) }
+            guard createIfMissing else { return try MBTilesCache(openingExisting: path, readOnly: readOnly) }
+            if readOnly, FileManager.default.fileExists(atPath: path) { return try MBTilesCache(openingExisting: path) }
             try Self.makeDirectory(directory)
-            return MBTilesBackend(try MBTilesCache(creatingIfNeeded: path))
+            return try MBTilesCache(creatingIfNeeded: path)
         }
     }
 
     /// Opens the store of routes the server draws: `routes.sqlite` in a directory (made if
     /// missing), or the database's routes; nil for a single file, which has no place for them.
-    public func openRouteStore(quota: RouteQuota) throws(CacheError) -> (any RouteStore)? {
+    public func openRouteStore(quota: RouteQuota) async throws(CacheError) -> (any RouteStore)? {
         switch self {
         case .postgres(let address):
-            return PostgresRouteStore(database: try PostgresCacheDatabase.open(address), quota: quota)
+            return PostgresRouteStore(database: try await PostgresCacheDatabase.open(address), quota: quota)
         case .directory(let directory):
-            try Self.makeDirectory(directory)
-            return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
+            return try await onStorage { () throws(CacheError) in
+                try Self.makeDirectory(directory)
+                return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
+            }
         case .file:
             return nil
+        }
+    }
+
+    private func onStorage<T: Sendable>(_ body: @escaping @Sendable () throws(CacheError) -> T) async throws(CacheError) -> T {
+        let description = description
+        return try await BlockingPool.storage.run(body) { error in
+            CacheError.unavailable(cache: description, reason: "its storage threads have stopped (\(error))")
         }
     }
 

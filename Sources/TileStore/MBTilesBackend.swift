@@ -1,11 +1,16 @@
+import BlockingWork
 import Foundation
 import MapGeometry
 
-/// An MBTiles file as a tile cache backend: one SQLite connection, used by one thread at a time.
-public final class MBTilesBackend: TileCacheBackend, @unchecked Sendable {
+/// An MBTiles file as a tile cache backend: the file's blocking calls, each made on
+/// `BlockingPool.storage`, so that no caller's thread waits for SQLite; lookups asked for at once
+/// share a hop there (`LookupBatches`).
+public final class MBTilesBackend: TileCacheBackend {
     /// The file, for the maintenance commands that work on MBTiles alone (verify, vacuum, identity).
     public let file: MBTilesCache
-    private let lock = NSLock()
+    /// Two lookups' hops to the storage threads at a time, leaving the others for writes: lookups
+    /// asked for meanwhile go together.
+    private let lookups = LookupBatches(maximumUnderWay: 2)
 
     public init(_ file: MBTilesCache) {
         self.file = file
@@ -15,103 +20,71 @@ public final class MBTilesBackend: TileCacheBackend, @unchecked Sendable {
     public var kind: CacheBackendKind { .mbtiles }
     public var readOnlyReason: String? { file.readOnlyReason }
 
-    public func tileData(for tile: TileID) throws(CacheError) -> Data? {
-        try locked { () throws(CacheError) in try file.tileData(for: tile) }
-    }
-
-    public func storedTile(_ tile: TileID) throws(CacheError) -> StoredTile? {
-        try locked { () throws(CacheError) -> StoredTile? in
-            let data: Data?
-            do throws(CacheError) {
-                data = try file.tileData(for: tile)
-            } catch .unusableTile {
-                return nil
-            }
-            guard let data else { return nil }
-            return StoredTile(data: data, freshness: try file.freshness(for: tile))
+    public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
+        try await lookups.lookup(tile) { tiles async throws(CacheError) in
+            try await onStorage { file throws(CacheError) in try file.lookup(tiles, at: now) }
         }
     }
 
-    public func state(of tile: TileID, at now: Date) throws(CacheError) -> CachedTileState {
-        try locked { () throws(CacheError) in
-            CachedTileState(
-                isHeld: try file.containsTile(tile), freshness: try file.freshness(for: tile), isKnownMissing: try file.isKnownMissing(tile, at: now)
-            )
-        }
+    public func freshTileCount(in tiles: [TileID], at now: Date) async throws(CacheError) -> Int {
+        try await onStorage { file throws(CacheError) in try file.freshTileCount(in: tiles, at: now) }
     }
 
-    public func freshTileCount(in tiles: [TileID], at now: Date) throws(CacheError) -> Int {
-        try locked { () throws(CacheError) in
-            var count = 0
-            for tile in tiles where try file.containsTile(tile) {
-                if try file.freshness(for: tile)?.isFresh(at: now) ?? true { count += 1 }
-            }
-            return count
-        }
-    }
-
-    public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) throws(CacheError) {
-        try locked { () throws(CacheError) in
+    public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in
             if let freshness { try file.store(data, for: tile, freshness: freshness) } else { try file.store(data, for: tile) }
         }
     }
 
-    public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) throws(CacheError) {
-        try locked { () throws(CacheError) in try file.updateFreshness(freshness, for: tile) }
+    public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in try file.updateFreshness(freshness, for: tile) }
     }
 
-    public func markMissing(_ tile: TileID, until: Date) throws(CacheError) {
-        try locked { () throws(CacheError) in try file.markMissing(tile, until: until) }
+    public func markMissing(_ tile: TileID, until: Date) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in try file.markMissing(tile, until: until) }
     }
 
-    public func touch(_ tiles: [TileID], at date: Date) throws(CacheError) {
-        try locked { () throws(CacheError) in try file.touch(tiles, at: date) }
+    public func touch(_ tiles: [TileID], at date: Date) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in try file.touch(tiles, at: date) }
     }
 
-    public func statistics(at now: Date) throws(CacheError) -> CacheStatistics {
-        try locked { () throws(CacheError) in try file.statistics(at: now) }
-    }
-
-    @discardableResult
-    public func purgeLeastRecentlyUsed(_ count: Int) throws(CacheError) -> Int {
-        try locked { () throws(CacheError) in try file.purgeLeastRecentlyUsed(count) }
+    public func statistics(at now: Date) async throws(CacheError) -> CacheStatistics {
+        try await onStorage { file throws(CacheError) in try file.statistics(at: now) }
     }
 
     @discardableResult
-    public func purge(fetchedBefore date: Date) throws(CacheError) -> Int {
-        try locked { () throws(CacheError) in try file.purge(fetchedBefore: date) }
+    public func purgeLeastRecentlyUsed(_ count: Int) async throws(CacheError) -> Int {
+        try await onStorage { file throws(CacheError) in try file.purgeLeastRecentlyUsed(count) }
     }
 
-    public func refreshMetadata(name: String, attribution: String) throws(CacheError) {
-        try locked { () throws(CacheError) in try file.refreshMetadata(name: name, attribution: attribution) }
+    @discardableResult
+    public func purge(fetchedBefore date: Date) async throws(CacheError) -> Int {
+        try await onStorage { file throws(CacheError) in try file.purge(fetchedBefore: date) }
     }
 
-    public func tiles(after: TileID?, limit: Int) throws(CacheError) -> [StoredTileRecord] {
-        try locked { () throws(CacheError) in try file.tiles(after: after, limit: limit) }
+    public func refreshMetadata(name: String, attribution: String) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in try file.refreshMetadata(name: name, attribution: attribution) }
     }
 
-    public func storeCopies(_ records: [StoredTileRecord]) throws(CacheError) {
-        try locked { () throws(CacheError) in
-            try file.inTransaction { () throws(CacheError) in
-                for record in records {
-                    if let freshness = record.stored.freshness {
-                        try file.store(record.stored.data, for: record.tile, freshness: freshness)
-                    } else {
-                        try file.store(record.stored.data, for: record.tile)
-                    }
-                }
-            }
+    public func tiles(after: TileID?, limit: Int) async throws(CacheError) -> [StoredTileRecord] {
+        try await onStorage { file throws(CacheError) in try file.tiles(after: after, limit: limit) }
+    }
+
+    public func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError) {
+        try await onStorage { file throws(CacheError) in try file.store(records) }
+    }
+
+    /// One process fills a file: there is nobody else to wait for, but another fill of this
+    /// process may have stored the tile since it was looked up.
+    public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
+        let found = try? await lookup(tile, at: now)
+        return found?.stored?.isFresh(at: now) == true ? .stored : .fetch(release: {})
+    }
+
+    private func onStorage<T: Sendable>(_ body: @escaping @Sendable (MBTilesCache) throws(CacheError) -> T) async throws(CacheError) -> T {
+        let file = file
+        return try await BlockingPool.storage.run({ () throws(CacheError) in try body(file) }) { error in
+            CacheError.unavailable(cache: file.path, reason: "its storage threads have stopped (\(error))")
         }
-    }
-
-    /// One process fills a file: there is nobody else to wait for.
-    public func takeFetchTurn(for tile: TileID, at now: Date, _ turn: @escaping @Sendable (FetchTurn) -> Void) {
-        turn(.fetch(release: {}))
-    }
-
-    private func locked<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }

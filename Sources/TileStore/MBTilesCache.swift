@@ -1,32 +1,35 @@
+import BlockingWork
 import Foundation
+import GRDB
 import ImageCodec
 import MapGeometry
+import Synchronization
 
 /// An MBTiles file (1.0 to 1.3), as MapFrame and other tools write it: `tiles(zoom_level,
 /// tile_column, tile_row, tile_data)` as a table or a view, rows counted the TMS way (from the
-/// south), and usually `metadata(name, value)` (see `MBTilesLayout`). One instance is one
-/// SQLite connection, to be used by one thread at a time.
+/// south), and usually `metadata(name, value)` (see `MBTilesLayout`).
+///
+/// The file is opened through GRDB: a `DatabasePool` (concurrent readers beside one writer) for
+/// a file in write-ahead-log mode or one only read, a `DatabaseQueue` for another tool's file in
+/// rollback-journal mode opened for writing, which a pool would switch to WAL. Every method
+/// blocks while SQLite works: call them on `BlockingPool.storage` (as `MBTilesBackend` does) or
+/// from a command's own thread, never on an event loop.
 ///
 /// Opened read-only, a file is never written and nothing is made beside it. Opened for
 /// writing, nothing is written until something is stored; MapFrame's freshness tables and
-/// `metadata` are written only into a file that tiles are stored in (see `MBTilesFreshness`).
-public final class MBTilesCache {
+/// `metadata` are written only into a file that tiles are stored in.
+public final class MBTilesCache: Sendable {
     public let path: String
     /// Why nothing can be written to the file, or nil when it can be: it was opened read-only,
     /// it or its folder is not writable, or its `tiles` is a view.
     public let readOnlyReason: String?
     /// Whether `tiles` is a view (TileMill's and mbutil's layout) rather than a table.
     public let tilesIsView: Bool
-    /// The connection; replaced when a file read as immutable changes.
-    private(set) var connection: SQLiteConnection
-    /// For a file read with SQLite's `immutable=1` (see `openForReading(_:)`): the file as it
-    /// was when opened. Nil for a file read or written through SQLite's locks.
-    private var immutableState: FileState?
-    private var statements: [String: SQLiteStatement] = [:]
-    /// Tables and views seen to exist (lower-cased), outside any transaction of this
-    /// connection's, which might yet be rolled back. Absence is never remembered: a table
-    /// created by another process may appear at any time.
-    private var knownTables: Set<String> = []
+    private let connection: MBTilesConnection
+    /// Whether MapFrame's freshness tables are there, as last seen.
+    private let freshnessTables = Mutex(TablePresence())
+    /// Told the SQL of every statement run, for measuring.
+    private let statementObserver: (@Sendable (String) -> Void)?
 
     /// The largest `tile_data` read; a larger value is refused without reading it.
     public static let maxTileBytes = FetchPolicy.defaultMaxTileBytes
@@ -37,174 +40,129 @@ public final class MBTilesCache {
     /// written. Otherwise the file is opened for writing when it, its folder and its `tiles` can
     /// be written, and for reading when not: `readOnlyReason` says why, and each write fails
     /// with `CacheError.readOnly`.
-    public convenience init(openingExisting path: String, readOnly: Bool = true) throws(CacheError) {
+    /// - Parameter statementObserver: told the SQL of every statement run (for measuring).
+    public init(openingExisting path: String, readOnly: Bool = true, statementObserver: (@Sendable (String) -> Void)? = nil) throws(CacheError) {
+        assertNotOnEventLoop("opening \(path)")
         let file = try CacheFile(path: path)
         guard file.exists else { throw CacheError.missingFile(path: path) }
         guard file.isSQLite else { throw CacheError.notMBTiles(path: path, reason: file.notSQLiteReason) }
-        if !readOnly, file.whyNotWritable == nil {
-            try self.init(connection: SQLiteConnection(path: path, mode: .readWrite), immutableState: nil, readOnlyReason: nil)
-        } else {
-            let (connection, state) = try Self.openForReading(file)
-            try self.init(
-                connection: connection, immutableState: state, readOnlyReason: readOnly ? "it was opened for reading only" : file.whyNotWritable
-            )
-        }
+        let writable = !readOnly && file.whyNotWritable == nil
+        let connection = try MBTilesConnection(file, writable: writable, statementObserver: statementObserver)
+        let layout = try connection.read(path: path, operation: "read the layout") { db in try MBTilesLayout.read(from: db, path: path) }
+        self.path = path
+        self.connection = connection
+        self.statementObserver = statementObserver
+        tilesIsView = layout.tilesIsView
+        readOnlyReason = writable
+            ? (layout.tilesIsView ? "its tiles are a view over other tables" : nil)
+            : (readOnly ? "it was opened for reading only" : file.whyNotWritable)
+        if layout.hasFreshnessTables { freshnessTables.withLock { $0.present = true } }
     }
 
     /// Opens an MBTiles file for writing, first creating it (in WAL mode, with the MBTiles
     /// schema and MapFrame's freshness tables) if it does not exist or is an empty database,
     /// as it is while another process creates it. A file that cannot be written is opened for
     /// reading, as `init(openingExisting:readOnly: false)` does.
-    public convenience init(creatingIfNeeded path: String) throws(CacheError) {
+    public convenience init(creatingIfNeeded path: String, statementObserver: (@Sendable (String) -> Void)? = nil) throws(CacheError) {
+        assertNotOnEventLoop("creating \(path)")
         let file = try CacheFile(path: path)
         if file.whyNotWritable == nil, !file.exists || file.isEmpty || file.isSQLite {
-            let connection = try SQLiteConnection(path: path, mode: .create)
-            if try Self.holdsNoTables(connection) {
-                // WAL first, on its own; then the schema in one write transaction, so that two
-                // processes creating the same file wait for each other instead of failing.
-                try connection.switchToWriteAheadLog()
-                try connection.transaction { () throws(CacheError) in
-                    try connection.execute(Self.mbtilesSchema)
-                    try connection.execute(Self.freshnessSchema)
-                }
-            }
+            try MBTilesConnection.createSchemaIfEmpty(path)
         }
-        try self.init(openingExisting: path, readOnly: false)
+        try self.init(openingExisting: path, readOnly: false, statementObserver: statementObserver)
     }
 
-    /// MBTiles 1.3's tables, with the unique indexes readers expect.
-    private static let mbtilesSchema = metadataSchema + """
-        CREATE TABLE IF NOT EXISTS tiles (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
-                                          tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL);
-        CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
-        """
+    // MARK: - Reading and writing
 
-    private static let metadataSchema = """
-        CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL, value TEXT);
-        CREATE UNIQUE INDEX IF NOT EXISTS metadata_name ON metadata (name);
-
-        """
-
-    /// MapFrame's side tables. MBTiles readers ignore extra tables; these hold what the format
-    /// has no place for: per-tile validators, expiry and use, and recent 404s.
-    static let freshnessSchema = """
-        CREATE TABLE IF NOT EXISTS mapframe_tile_state (
-            zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
-            etag TEXT, last_modified TEXT, expires_at REAL NOT NULL, fetched_at REAL NOT NULL,
-            last_used REAL NOT NULL, byte_count INTEGER NOT NULL,
-            PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS mapframe_tile_state_last_used ON mapframe_tile_state (last_used);
-        CREATE TABLE IF NOT EXISTS mapframe_missing_tiles (
-            zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
-            until REAL NOT NULL,
-            PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
-        """
-
-    private init(connection: SQLiteConnection, immutableState: FileState?, readOnlyReason: String?) throws(CacheError) {
-        let layout = try MBTilesLayout.read(from: connection)
-        path = connection.path
-        self.connection = connection
-        self.immutableState = immutableState
-        tilesIsView = layout.tilesIsView
-        self.readOnlyReason = readOnlyReason ?? (layout.tilesIsView ? "its tiles are a view over other tables" : nil)
+    /// Runs `body` with a connection for reading, outside any transaction: each statement sees
+    /// the file as it is then.
+    func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
+        try connection.read(path: path, operation: operation, body)
     }
 
-    /// Opens a file for reading. A file in write-ahead-log mode with no `-wal` file beside it
-    /// has no connection open in WAL mode, and is read with SQLite's `immutable=1`: read any
-    /// other way, SQLite would make `-wal` and `-shm` files beside it and leave them there (and
-    /// in a read-only folder, fail). Should the file change, or a `-wal` file appear, it is
-    /// opened again before the next query (`withStatement`). Other files are read under
-    /// SQLite's usual shared locks, which leave nothing behind.
-    private static func openForReading(_ file: CacheFile) throws(CacheError) -> (SQLiteConnection, FileState?) {
-        guard file.usesWriteAheadLog, !file.hasWriteAheadLogFile, let state = FileState(path: file.path) else {
-            return (try SQLiteConnection(path: file.path, mode: .readOnly), nil)
-        }
-        return (try SQLiteConnection(path: file.path, mode: .immutable), state)
-    }
-
-    private static func holdsNoTables(_ connection: SQLiteConnection) throws(CacheError) -> Bool {
-        let query = try connection.prepare("SELECT count(*) FROM sqlite_master")
-        return try query.step() && query.int(at: 0) == 0
-    }
-
-    // MARK: - Statements
-
-    /// Runs `body` with a prepared statement for `sql`, kept for the next time, and resets it
-    /// afterwards, so that it holds no read transaction open.
-    func withStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws(CacheError) -> T) throws(CacheError) -> T {
-        if let immutableState, FileState(path: path) != immutableState {
-            // A writer has been at the file: SQLite's page cache of it may be out of date.
-            statements.removeAll()
-            (connection, self.immutableState) = try Self.openForReading(CacheFile(path: path))
-        }
-        let statement: SQLiteStatement
-        if let cached = statements[sql] {
-            statement = cached
-        } else {
-            statement = try connection.prepare(sql)
-            statements[sql] = statement
-        }
-        defer { statement.reset() }
-        return try body(statement)
-    }
-
-    /// Runs a write in a transaction of its own, or in the caller's when one is open. Refused
-    /// at once, saying why, when the file cannot be written.
-    func write<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+    /// Runs `body` in one write transaction. Refused at once, saying why, when the file cannot
+    /// be written.
+    func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
-        return connection.isInTransaction ? try body() : try connection.transaction(body)
+        return try connection.write(path: path, operation: operation, body)
     }
 
-    /// Whether a table or view of this name exists now.
-    func hasTable(_ name: String) throws(CacheError) -> Bool {
-        if knownTables.contains(name) { return true }
-        let exists = try withStatement("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND lower(name) = ?") { query throws(CacheError) in
-            query.bind(name, at: 1)
-            return try query.step()
-        }
-        if exists, !connection.isInTransaction { knownTables.insert(name) }
-        return exists
+    /// Whether MapFrame's freshness tables are there now. Once seen they stay; their absence is
+    /// looked at again at most once a second, since another process may make them.
+    func hasFreshnessTables() throws(CacheError) -> Bool {
+        if let known = freshnessTables.withLock({ $0.answer(at: .now) }) { return known }
+        let present = try read("look for the freshness tables") { db in try MBTilesLayout.hasFreshnessTables(db) }
+        freshnessTables.withLock { $0.record(present, at: .now) }
+        return present
     }
 
-    func bind(_ tile: TileID, to statement: SQLiteStatement) {
-        statement.bind(tile.z, at: 1)
-        statement.bind(tile.x, at: 2)
-        statement.bind(tile.tmsRow, at: 3)
+    /// Makes MapFrame's freshness tables, through the migrator, before the first write that needs
+    /// them. Another tool's file gains them only when a fetched tile or a 404 is stored in it.
+    private func makeFreshnessTablesIfMissing() throws(CacheError) {
+        guard try !hasFreshnessTables() else { return }
+        if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
+        try connection.migrate(path: path)
+        freshnessTables.withLock { $0.record(true, at: .now) }
     }
 
     // MARK: - Tiles
 
-    /// The stored bytes of a tile (addressed XYZ-style), or nil when it is not stored. A
-    /// `tile_data` that cannot be an image (see `unusableReason`) throws
-    /// `CacheError.unusableTile` without being read.
-    public func tileData(for tile: TileID) throws(CacheError) -> Data? {
-        try withStatement("""
-            SELECT typeof(tile_data), length(tile_data), CASE WHEN \(Self.usableTileData) THEN tile_data END
-            FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?
-            """) { query throws(CacheError) in
-            bind(tile, to: query)
-            guard try query.step() else { return nil }
-            if let reason = Self.unusableReason(type: query.string(at: 0), length: query.int(at: 1)) {
-                throw CacheError.unusableTile(path: path, tile: tile, reason: reason)
+    /// Everything the file knows of a tile (addressed XYZ-style), in one statement: its bytes
+    /// when they may be an image, their freshness, why they cannot be an image (text, NULL,
+    /// empty, too large: not read), and whether the upstream lately had none.
+    public func lookup(_ tile: TileID, at now: Date) throws(CacheError) -> CacheLookup {
+        try lookup([tile], at: now)[0]
+    }
+
+    /// `lookup(_:at:)` for several tiles, in order, through one connection: one statement a tile.
+    public func lookup(_ tiles: [TileID], at now: Date) throws(CacheError) -> [CacheLookup] {
+        let sql = try hasFreshnessTables() ? Self.lookupSQL : Self.lookupWithoutFreshnessSQL
+        return try read(tiles.count == 1 ? "look up tile \(tiles[0])" : "look up \(tiles.count) tiles") { db in
+            let statement = try db.cachedStatement(sql: sql)
+            return try tiles.map { tile in
+                guard let row = try Row.fetchOne(statement, arguments: [tile.z, tile.x, tile.tmsRow]) else { return CacheLookup(stored: nil) }
+                let isKnownMissing = (row[8] as Double?).map { $0 > now.timeIntervalSince1970 } ?? false
+                guard row[0] as Bool == true else { return CacheLookup(stored: nil, isKnownMissing: isKnownMissing) }
+                if let reason = Self.unusableReason(type: row[1], length: row[2] ?? 0) {
+                    return CacheLookup(stored: nil, unusableReason: reason, isKnownMissing: isKnownMissing)
+                }
+                return CacheLookup(stored: StoredTile(data: row[3] ?? Data(), freshness: Self.freshness(row, from: 4)), isKnownMissing: isKnownMissing)
             }
-            return query.data(at: 2) ?? Data()
         }
     }
 
-    /// Whether a tile is stored with a `tile_data` that may be an image, without reading it.
-    /// A tile stored as text, say, is not: fetched again, it is replaced.
-    public func containsTile(_ tile: TileID) throws(CacheError) -> Bool {
-        try withStatement("""
-            SELECT 1 FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ? AND \(Self.usableTileData)
-            """) { query throws(CacheError) in
-            bind(tile, to: query)
-            return try query.step()
-        }
+    /// The lookup's columns: held, type, length, bytes (when usable), etag, last_modified,
+    /// expires_at, fetched_at, and until when a 404 is remembered.
+    private static let lookupSQL = """
+        SELECT t.zoom_level IS NOT NULL, typeof(t.tile_data), length(t.tile_data), CASE WHEN \(usableTileData("t.tile_data")) THEN t.tile_data END,
+               s.etag, s.last_modified, s.expires_at, s.fetched_at, m.until
+        FROM (SELECT ?1 AS z, ?2 AS x, ?3 AS y) AS wanted
+        LEFT JOIN tiles t ON t.zoom_level = wanted.z AND t.tile_column = wanted.x AND t.tile_row = wanted.y
+        LEFT JOIN mapframe_tile_state s ON s.zoom_level = wanted.z AND s.tile_column = wanted.x AND s.tile_row = wanted.y
+        LEFT JOIN mapframe_missing_tiles m ON m.zoom_level = wanted.z AND m.tile_column = wanted.x AND m.tile_row = wanted.y
+        LIMIT 1
+        """
+
+    /// The lookup in a file without MapFrame's freshness tables: its tiles never expire.
+    private static let lookupWithoutFreshnessSQL = """
+        SELECT 1, typeof(tile_data), length(tile_data), CASE WHEN \(usableTileData("tile_data")) THEN tile_data END,
+               NULL, NULL, NULL, NULL, NULL
+        FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3 LIMIT 1
+        """
+
+    /// The stored bytes of a tile, or nil when it is not stored. A `tile_data` that cannot be an
+    /// image throws `CacheError.unusableTile` without being read.
+    public func tileData(for tile: TileID) throws(CacheError) -> Data? {
+        let found = try lookup(tile, at: Date())
+        if let reason = found.unusableReason { throw CacheError.unusableTile(path: path, tile: tile, reason: reason) }
+        return found.stored?.data
     }
 
     /// SQL that is true for a `tile_data` that may be an image: bytes, at most `maxTileBytes`.
     /// SQLite works out `typeof` and `length` without reading a value's bytes.
-    static let usableTileData = "typeof(tile_data) = 'blob' AND length(tile_data) BETWEEN 1 AND \(maxTileBytes)"
+    static func usableTileData(_ column: String) -> String {
+        "typeof(\(column)) = 'blob' AND length(\(column)) BETWEEN 1 AND \(maxTileBytes)"
+    }
 
     /// Why a `tile_data` of SQLite type `type` and `length` cannot be an image, or nil when it
     /// may be one. Tools that write MBTiles badly leave text, numbers or NULL there.
@@ -219,63 +177,99 @@ public final class MBTilesCache {
         }
     }
 
-    /// Stores a tile's bytes, replacing any earlier ones.
+    /// The freshness in a row's columns `start` to `start + 3` (etag, last_modified, expires_at,
+    /// fetched_at); nil when none is recorded.
+    static func freshness(_ row: Row, from start: Int) -> TileFreshness? {
+        guard let expiresAt = row[start + 2] as Double?, let fetchedAt = row[start + 3] as Double? else { return nil }
+        return TileFreshness(
+            etag: row[start], lastModified: row[start + 1],
+            expiresAt: Date(timeIntervalSince1970: expiresAt), fetchedAt: Date(timeIntervalSince1970: fetchedAt)
+        )
+    }
+
+    /// Stores a tile's bytes, replacing any earlier ones; a tile stored so never expires.
     public func store(_ data: Data, for tile: TileID) throws(CacheError) {
-        try write { () throws(CacheError) in
-            try withStatement("INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)") { insert throws(CacheError) in
-                bind(tile, to: insert)
-                insert.bind(data, at: 4)
-                _ = try insert.step()
+        try write("store tile \(tile)") { db in try Self.insert(data, for: tile, in: db) }
+    }
+
+    /// Stores a fetched tile and its freshness together, so that a reader never sees one without
+    /// the other, and forgets any 404 remembered for it.
+    public func store(_ data: Data, for tile: TileID, freshness: TileFreshness) throws(CacheError) {
+        try makeFreshnessTablesIfMissing()
+        try write("store tile \(tile)") { db in try Self.insert(data, for: tile, freshness: freshness, in: db) }
+    }
+
+    /// Stores tiles, each with its freshness where it has one, in one transaction: all or none.
+    public func store(_ records: [StoredTileRecord]) throws(CacheError) {
+        if records.contains(where: { $0.stored.freshness != nil }) { try makeFreshnessTablesIfMissing() }
+        try write("store \(records.count) tiles") { db in
+            for record in records {
+                if let freshness = record.stored.freshness {
+                    try Self.insert(record.stored.data, for: record.tile, freshness: freshness, in: db)
+                } else {
+                    try Self.insert(record.stored.data, for: record.tile, in: db)
+                }
             }
         }
     }
 
-    /// Runs `body` in one transaction: much faster for many writes, and all or nothing.
-    public func inTransaction<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
-        try write(body)
+    private static func insert(_ data: Data, for tile: TileID, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [tile.z, tile.x, tile.tmsRow, data])
+    }
+
+    private static func insert(_ data: Data, for tile: TileID, freshness: TileFreshness, in db: Database) throws {
+        try insert(data, for: tile, in: db)
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO mapframe_tile_state
+            (zoom_level, tile_column, tile_row, etag, last_modified, expires_at, fetched_at, last_used, byte_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                tile.z, tile.x, tile.tmsRow, freshness.etag, freshness.lastModified, freshness.expiresAt.timeIntervalSince1970,
+                freshness.fetchedAt.timeIntervalSince1970, freshness.fetchedAt.timeIntervalSince1970, data.count,
+            ])
+        try db.cachedStatement(sql: "DELETE FROM mapframe_missing_tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
+            .execute(arguments: [tile.z, tile.x, tile.tmsRow])
     }
 
     /// The number of stored tiles.
     public func tileCount() throws(CacheError) -> Int {
-        try withStatement("SELECT count(*) FROM tiles") { query throws(CacheError) in try query.step() ? query.int(at: 0) : 0 }
+        try read("count tiles") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tiles") ?? 0 }
     }
 
     /// The file's layout now: whether `tiles` is a view, and which optional tables it has.
     public func layout() throws(CacheError) -> MBTilesLayout {
-        MBTilesLayout(tilesIsView: tilesIsView, hasMetadata: try hasTable("metadata"), hasFreshnessTables: try hasFreshnessTables())
+        try read("read the layout") { db in try MBTilesLayout.read(from: db, path: path) }
     }
 
     // MARK: - Metadata
 
     /// All metadata rows; none when the file has no `metadata` table.
     public func metadata() throws(CacheError) -> [String: String] {
-        guard try hasTable("metadata") else { return [:] }
-        return try withStatement("SELECT name, value FROM metadata") { query throws(CacheError) in
-            var rows: [String: String] = [:]
-            while try query.step() {
-                if let name = query.string(at: 0) { rows[name] = query.string(at: 1) ?? "" }
-            }
-            return rows
+        try read("read the metadata") { db in try Self.metadata(in: db) }
+    }
+
+    private static func metadata(in db: Database) throws -> [String: String] {
+        guard try db.tableExists("metadata") else { return [:] }
+        var rows: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, value FROM metadata") {
+            if let name = row[0] as String? { rows[name] = (row[1] as String?) ?? "" }
         }
+        return rows
     }
 
     /// Sets metadata rows, replacing earlier values of the same names, and makes the
     /// `metadata` table if the file has none.
     public func setMetadata(_ values: [String: String]) throws(CacheError) {
-        try write { () throws(CacheError) in
-            if try !hasTable("metadata") { try connection.execute(Self.metadataSchema) }
-            // Delete, then insert: another tool's metadata table may have no unique index.
-            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-                try withStatement("DELETE FROM metadata WHERE name = ?") { delete throws(CacheError) in
-                    delete.bind(name, at: 1)
-                    _ = try delete.step()
-                }
-                try withStatement("INSERT INTO metadata (name, value) VALUES (?, ?)") { insert throws(CacheError) in
-                    insert.bind(name, at: 1)
-                    insert.bind(value, at: 2)
-                    _ = try insert.step()
-                }
-            }
+        try write("write the metadata") { db in try Self.setMetadata(values, in: db) }
+    }
+
+    private static func setMetadata(_ values: [String: String], in db: Database) throws {
+        if try !db.tableExists("metadata") { try db.execute(sql: MBTilesConnection.metadataSchema) }
+        // Delete, then insert: another tool's metadata table may have no unique index.
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "DELETE FROM metadata WHERE name = ?", arguments: [name])
+            try db.execute(sql: "INSERT INTO metadata (name, value) VALUES (?, ?)", arguments: [name, value])
         }
     }
 
@@ -283,28 +277,269 @@ public final class MBTilesCache {
     /// the name from the file's name and the format from a stored tile's bytes. Most files
     /// have no `format`, and MapProxy's no metadata at all.
     public func identity() throws(CacheError) -> TilesetIdentity {
-        let metadata = try metadata()
-        var identity = TilesetIdentity(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, nameSource: .fileName)
-        if let name = metadata["name"], !name.isEmpty { (identity.name, identity.nameSource) = (name, .metadata) }
-        if let format = metadata["format"], !format.isEmpty {
-            (identity.format, identity.formatSource) = (format, .metadata)
-        } else if let format = try formatOfStoredTiles() {
-            (identity.format, identity.formatSource) = (format, .tileBytes)
+        try read("read the tileset's identity") { db in
+            let metadata = try Self.metadata(in: db)
+            var identity = TilesetIdentity(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, nameSource: .fileName)
+            if let name = metadata["name"], !name.isEmpty { (identity.name, identity.nameSource) = (name, .metadata) }
+            if let format = metadata["format"], !format.isEmpty {
+                (identity.format, identity.formatSource) = (format, .metadata)
+            } else if let format = try Self.formatOfStoredTiles(in: db) {
+                (identity.format, identity.formatSource) = (format, .tileBytes)
+            }
+            return identity
         }
-        return identity
     }
 
     /// The format of the first of a few stored tiles whose bytes have a known signature, by
     /// MBTiles' name for it (`png`, `jpg`, `webp`).
-    func formatOfStoredTiles() throws(CacheError) -> String? {
-        try withStatement("SELECT tile_data FROM tiles WHERE \(Self.usableTileData) LIMIT 8") { query throws(CacheError) in
-            while try query.step() {
-                if let data = query.data(at: 0), let header = try? ImageHeader.read(data) {
-                    return header.format.mbtilesName
+    private static func formatOfStoredTiles(in db: Database) throws -> String? {
+        let tiles = try Data.fetchAll(db, sql: "SELECT tile_data FROM tiles WHERE \(usableTileData("tile_data")) LIMIT 8")
+        return tiles.lazy.compactMap { try? ImageHeader.read($0) }.first?.format.mbtilesName
+    }
+
+    // MARK: - Freshness and use
+
+    /// The stored freshness of a tile, or nil when none is recorded.
+    public func freshness(for tile: TileID) throws(CacheError) -> TileFreshness? {
+        try lookup(tile, at: Date()).stored?.freshness
+    }
+
+    /// Records a revalidation (304): the tile's bytes stay, its expiry and validators move on.
+    public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) throws(CacheError) {
+        try makeFreshnessTablesIfMissing()
+        try write("record the revalidation of tile \(tile)") { db in
+            try db.cachedStatement(sql: """
+                UPDATE mapframe_tile_state SET etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
+                expires_at = ?, fetched_at = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?
+                """).execute(arguments: [
+                    freshness.etag, freshness.lastModified, freshness.expiresAt.timeIntervalSince1970,
+                    freshness.fetchedAt.timeIntervalSince1970, tile.z, tile.x, tile.tmsRow,
+                ])
+        }
+    }
+
+    /// Remembers that the upstream has no such tile, until `until`.
+    public func markMissing(_ tile: TileID, until: Date) throws(CacheError) {
+        try makeFreshnessTablesIfMissing()
+        try write("remember that tile \(tile) is missing") { db in
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO mapframe_missing_tiles (zoom_level, tile_column, tile_row, until) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [tile.z, tile.x, tile.tmsRow, until.timeIntervalSince1970])
+        }
+    }
+
+    /// How many of `tiles` are held and fresh at `now`; tiles without freshness never expire.
+    public func freshTileCount(in tiles: [TileID], at now: Date) throws(CacheError) -> Int {
+        var count = 0
+        for tile in tiles where try lookup(tile, at: now).stored?.isFresh(at: now) == true { count += 1 }
+        return count
+    }
+
+    /// Marks tiles as used at `date`, for least-recently-used purging. Only tiles with a
+    /// freshness record are purged, so a file without records, or one that cannot be written,
+    /// is left alone.
+    public func touch(_ tiles: [TileID], at date: Date) throws(CacheError) {
+        guard !tiles.isEmpty, readOnlyReason == nil, try hasFreshnessTables() else { return }
+        try write("record tile use") { db in
+            let update = try db.cachedStatement(sql: "UPDATE mapframe_tile_state SET last_used = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
+            for tile in tiles { try update.execute(arguments: [date.timeIntervalSince1970, tile.z, tile.x, tile.tmsRow]) }
+        }
+    }
+
+    // MARK: - Purging
+
+    /// Deletes the `count` least recently used tiles. Returns how many were deleted.
+    @discardableResult
+    public func purgeLeastRecentlyUsed(_ count: Int) throws(CacheError) -> Int {
+        try deleteTiles(where: "1 ORDER BY last_used LIMIT \(max(0, count))")
+    }
+
+    /// Deletes tiles fetched before `date`. Returns how many were deleted.
+    @discardableResult
+    public func purge(fetchedBefore date: Date) throws(CacheError) -> Int {
+        try deleteTiles(where: "fetched_at < \(date.timeIntervalSince1970)")
+    }
+
+    /// Deletes one tile and its record.
+    public func delete(_ tile: TileID) throws(CacheError) {
+        let tracked = try hasFreshnessTables()
+        try write("delete tile \(tile)") { db in
+            try db.execute(sql: "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", arguments: [tile.z, tile.x, tile.tmsRow])
+            if tracked {
+                try db.execute(
+                    sql: "DELETE FROM mapframe_tile_state WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", arguments: [tile.z, tile.x, tile.tmsRow]
+                )
+            }
+        }
+    }
+
+    /// Deletes the tracked tiles whose records `condition` picks (untracked ones are never
+    /// purged); returns how many.
+    private func deleteTiles(where condition: String) throws(CacheError) -> Int {
+        if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
+        guard try hasFreshnessTables() else { return 0 }
+        return try write("purge tiles") { db in
+            try db.execute(sql: """
+                CREATE TEMP TABLE IF NOT EXISTS doomed (zoom_level, tile_column, tile_row);
+                DELETE FROM temp.doomed;
+                INSERT INTO temp.doomed SELECT zoom_level, tile_column, tile_row FROM mapframe_tile_state WHERE \(condition);
+                DELETE FROM tiles WHERE (zoom_level, tile_column, tile_row) IN (SELECT * FROM temp.doomed);
+                DELETE FROM mapframe_tile_state WHERE (zoom_level, tile_column, tile_row) IN (SELECT * FROM temp.doomed);
+                """)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.doomed") ?? 0
+        }
+    }
+
+    // MARK: - Statistics and maintenance
+
+    /// Counts, sizes and expiry of the stored tiles.
+    public func statistics(at now: Date) throws(CacheError) -> CacheStatistics {
+        let tracked = try hasFreshnessTables()
+        return try read("count tiles") { db in
+            let totals = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(tile_data)), 0) FROM tiles")
+            let (tileCount, totalBytes): (Int, Int) = (totals?[0] ?? 0, totals?[1] ?? 0)
+            var (expired, trackedCount) = (0, 0)
+            if tracked, let state = try Row.fetchOne(
+                db, sql: "SELECT count(*), coalesce(sum(expires_at <= ?), 0) FROM mapframe_tile_state", arguments: [now.timeIntervalSince1970]
+            ) {
+                (trackedCount, expired) = (state[0], state[1])
+            }
+            var perZoom: [Int: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT zoom_level, count(*) FROM tiles GROUP BY zoom_level") { perZoom[row[0]] = row[1] }
+            return CacheStatistics(
+                tileCount: tileCount, totalBytes: totalBytes, expiredCount: expired, untrackedCount: tileCount - trackedCount, tilesPerZoom: perZoom
+            )
+        }
+    }
+
+    /// Tiles that cannot be drawn: a `tile_data` that cannot be an image (text, NULL, a
+    /// number, too large), or bytes that `decoder` refuses (not an image, or an image of a size
+    /// no tile has). Rows at no tile's address are never drawn, and not looked at. With
+    /// `delete`, the tiles found are removed.
+    public func corruptTiles(checkingWith decoder: TileDecoder, delete: Bool) throws(CacheError) -> [CorruptTile] {
+        let corrupt = try read("check every tile") { db in
+            var corrupt: [CorruptTile] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT zoom_level, tile_column, tile_row, typeof(tile_data), length(tile_data),
+                       CASE WHEN \(Self.usableTileData("tile_data")) THEN tile_data END
+                FROM tiles WHERE \(Self.validTileAddress)
+                """)
+            while let row = try rows.next() {
+                let tile = TileID(z: row[0], x: row[1], tmsRow: row[2])
+                if let reason = Self.unusableReason(type: row[3], length: row[4] ?? 0) {
+                    corrupt.append(CorruptTile(tile: tile, reason: reason))
+                    continue
+                }
+                do throws(TileImageError) {
+                    _ = try decoder.decode(row[5] ?? Data())
+                } catch {
+                    corrupt.append(CorruptTile(tile: tile, reason: error.description))
                 }
             }
-            return nil
+            return corrupt
         }
+        if delete { for found in corrupt { try self.delete(found.tile) } }
+        return corrupt
+    }
+
+    /// Up to `limit` usable tiles at real addresses, with their freshness, in (zoom, column, TMS
+    /// row) order after `after`.
+    public func tiles(after: TileID?, limit: Int) throws(CacheError) -> [StoredTileRecord] {
+        let (freshnessColumns, freshnessJoin) = try hasFreshnessTables()
+            ? ("s.etag, s.last_modified, s.expires_at, s.fetched_at", "LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)")
+            : ("NULL, NULL, NULL, NULL", "")
+        let start = after.map { [$0.z, $0.x, $0.tmsRow] } ?? [-1, -1, -1]
+        return try read("read tiles to copy") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT zoom_level, tile_column, tile_row, tile_data, \(freshnessColumns) FROM tiles \(freshnessJoin)
+                WHERE \(Self.validTileAddress) AND \(Self.usableTileData("tile_data")) AND (zoom_level, tile_column, tile_row) > (?, ?, ?)
+                ORDER BY zoom_level, tile_column, tile_row LIMIT ?
+                """, arguments: StatementArguments(start + [limit])).map { row in
+                StoredTileRecord(
+                    tile: TileID(z: row[0], x: row[1], tmsRow: row[2]),
+                    stored: StoredTile(data: row[3] ?? Data(), freshness: Self.freshness(row, from: 4))
+                )
+            }
+        }
+    }
+
+    /// SQL that is true for a row at a real tile's address: zoom 0-30, column and row inside
+    /// the world at that zoom. Another tool's file may hold anything there.
+    static let validTileAddress = """
+        zoom_level BETWEEN 0 AND 30 AND tile_column BETWEEN 0 AND (1 << zoom_level) - 1
+        AND tile_row BETWEEN 0 AND (1 << zoom_level) - 1
+        """
+
+    /// SQLite's own check of the file; "ok" when it is sound.
+    public func integrityCheck() throws(CacheError) -> String {
+        try read("check the file's integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+
+    /// Rewrites the file to return the space of deleted tiles.
+    public func vacuum() throws(CacheError) {
+        if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
+        try connection.vacuum(path: path)
+    }
+
+    /// Brings `bounds`, `minzoom` and `maxzoom` up to date with the tiles held, and sets `name`,
+    /// `attribution`, `format` (read from the tiles' bytes), `type` and `version` where the
+    /// file has none: a file another tool made keeps its own.
+    public func refreshMetadata(name: String, attribution: String) throws(CacheError) {
+        // One write transaction from the start: a read that later turns into a write can fail at
+        // once with "database is locked" when another process writes, whatever the busy timeout.
+        try write("refresh the metadata") { db in
+            let existing = try Self.metadata(in: db)
+            var values: [String: String] = [:]
+            for (key, value) in ["name": name, "attribution": attribution, "type": "baselayer", "version": "1"] where existing[key] == nil {
+                values[key] = value
+            }
+            if existing["format"] == nil, let format = try Self.formatOfStoredTiles(in: db) { values["format"] = format }
+            if let zooms = try Row.fetchOne(db, sql: "SELECT min(zoom_level), max(zoom_level) FROM tiles WHERE \(Self.validTileAddress)"),
+               let minZoom = zooms[0] as Int?, let maxZoom = zooms[1] as Int? {
+                values["minzoom"] = String(minZoom)
+                values["maxzoom"] = String(maxZoom)
+                if let bounds = try Self.bounds(atZoom: maxZoom, in: db) {
+                    values["bounds"] = [bounds.west, bounds.south, bounds.east, bounds.north]
+                        .map { String(format: "%.6f", $0) }.joined(separator: ",")
+                }
+            }
+            try Self.setMetadata(values, in: db)
+        }
+    }
+
+    /// The area covered by the tiles held at one zoom.
+    private static func bounds(atZoom zoom: Int, in db: Database) throws -> GeoBounds? {
+        guard let extent = try Row.fetchOne(db, sql: """
+            SELECT min(tile_column), max(tile_column), min(tile_row), max(tile_row) FROM tiles
+            WHERE zoom_level = ? AND \(validTileAddress)
+            """, arguments: [zoom]), let west = extent[0] as Int?, let east = extent[1] as Int?, let south = extent[2] as Int?, let north = extent[3] as Int?
+        else { return nil }
+        let northWest = TileID(z: zoom, x: west, tmsRow: north).bounds
+        let southEast = TileID(z: zoom, x: east, tmsRow: south).bounds
+        return GeoBounds(south: southEast.south, west: northWest.west, north: northWest.north, east: southEast.east)
+    }
+}
+
+/// A stored tile that cannot be drawn, and why.
+public struct CorruptTile: Hashable, Sendable {
+    public let tile: TileID
+    public let reason: String
+}
+
+/// Whether a file's freshness tables are there, as last seen, and when their absence was seen.
+private struct TablePresence {
+    var present = false
+    var absentSince: ContinuousClock.Instant?
+
+    /// What is known now: present for good once seen; absent for a second after it was seen so.
+    func answer(at now: ContinuousClock.Instant) -> Bool? {
+        if present { return true }
+        guard let absentSince, now - absentSince < .seconds(1) else { return nil }
+        return false
+    }
+
+    mutating func record(_ isPresent: Bool, at now: ContinuousClock.Instant) {
+        present = present || isPresent
+        absentSince = isPresent ? nil : now
     }
 }
 
@@ -333,26 +568,6 @@ public struct TilesetIdentity: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let format = self.format.map { "\($0) (\(formatSource?.rawValue ?? ""))" } ?? "unknown (no metadata entry, and no tile with a known signature)"
         return "name: \(name) (\(nameSource.rawValue)); format: \(format)"
-    }
-}
-
-/// What a file read as immutable looked like: its inode, size and modification time, and
-/// whether a `-wal` file lay beside it. Any writer changes one of them.
-private struct FileState: Equatable {
-    let inode: UInt64
-    let size: Int64
-    let modifiedSeconds: Int
-    let modifiedNanoseconds: Int
-    let hasWriteAheadLogFile: Bool
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modifiedSeconds = Int(info.st_mtim.tv_sec)
-        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
-        hasWriteAheadLogFile = FileManager.default.fileExists(atPath: path + "-wal")
     }
 }
 

@@ -1,3 +1,5 @@
+import GRDB
+
 /// How an MBTiles file keeps its tiles, and which optional tables it has. Readers of MBTiles
 /// 1.0 to 1.3 need only `tiles`: TileMill and mbutil make it a view over `map` and `images`,
 /// MapProxy leaves `metadata` out, most files have no `format` in their metadata, and only a
@@ -23,35 +25,34 @@ public struct MBTilesLayout: Sendable, Equatable, CustomStringConvertible {
         ].joined(separator: "; ")
     }
 
-    /// Reads the layout of the database behind `connection`. A database without a `tiles`
-    /// table or view with MBTiles' four columns is not an MBTiles file; the error says what
-    /// the database holds instead.
-    static func read(from connection: SQLiteConnection) throws(CacheError) -> MBTilesLayout {
+    /// Reads the layout of the database `db` is connected to. A database without a `tiles`
+    /// table or view with MBTiles' four columns is not an MBTiles file; the error says what the
+    /// database holds instead.
+    static func read(from db: Database, path: String) throws -> MBTilesLayout {
         var objects: [String: String] = [:]
         do {
-            let query = try connection.prepare(
-                "SELECT lower(name), type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-            )
-            while try query.step() {
-                if let name = query.string(at: 0) { objects[name] = query.string(at: 1) }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT lower(name), type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                """) {
+                if let name = row[0] as String? { objects[name] = row[1] }
             }
-        } catch {
+        } catch let error as DatabaseError {
             // SQLite opens any file lazily; the first query is where a damaged file shows.
-            throw CacheError.notMBTiles(path: connection.path, reason: "SQLite cannot read it (\(Self.message(of: error)))")
+            throw CacheError.notMBTiles(path: path, reason: "SQLite cannot read it (\(error.message ?? "\(error.resultCode)"))")
         }
         guard let tilesType = objects["tiles"] else {
-            throw CacheError.notMBTiles(path: connection.path, reason: Self.found(objects))
+            throw CacheError.notMBTiles(path: path, reason: Self.found(objects))
         }
         let columns: [String]
         do {
-            columns = try Self.columns(of: "tiles", in: connection)
-        } catch {
+            columns = try Row.fetchAll(db, sql: "PRAGMA table_info(tiles)").compactMap { ($0[1] as String?)?.lowercased() }
+        } catch let error as DatabaseError {
             // A view over a table that is not there, say.
-            throw CacheError.notMBTiles(path: connection.path, reason: "its tiles \(tilesType) cannot be read (\(Self.message(of: error)))")
+            throw CacheError.notMBTiles(path: path, reason: "its tiles \(tilesType) cannot be read (\(error.message ?? "\(error.resultCode)"))")
         }
         let absent = tileColumns.filter { !columns.contains($0) }
         guard absent.isEmpty else {
-            throw CacheError.notMBTiles(path: connection.path, reason: """
+            throw CacheError.notMBTiles(path: path, reason: """
                 its tiles \(tilesType) has the columns \(columns.joined(separator: ", ")) and lacks \(absent.joined(separator: ", "))
                 """)
         }
@@ -59,6 +60,12 @@ public struct MBTilesLayout: Sendable, Equatable, CustomStringConvertible {
             tilesIsView: tilesType == "view", hasMetadata: objects["metadata"] != nil,
             hasFreshnessTables: freshnessTables.isSubset(of: objects.keys)
         )
+    }
+
+    /// Whether MapFrame's freshness tables are there now.
+    static func hasFreshnessTables(_ db: Database) throws -> Bool {
+        let names = try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master WHERE type = 'table'")
+        return freshnessTables.isSubset(of: names)
     }
 
     /// "an SQLite database with the tables places, roads and the view names, but no tiles table or view".
@@ -71,19 +78,5 @@ public struct MBTilesLayout: Sendable, Equatable, CustomStringConvertible {
             return "the \(kind)\(names.count == 1 ? "" : "s") \(shown)"
         }
         return "an SQLite database with \(groups.joined(separator: " and ")), but no tiles table or view"
-    }
-
-    private static func message(of error: CacheError) -> String {
-        if case .sqlite(_, _, let message, _) = error { return message }
-        return error.description
-    }
-
-    private static func columns(of table: String, in connection: SQLiteConnection) throws(CacheError) -> [String] {
-        let query = try connection.prepare("PRAGMA table_info(\(table))")
-        var names: [String] = []
-        while try query.step() {
-            if let name = query.string(at: 1) { names.append(name.lowercased()) }
-        }
-        return names
     }
 }

@@ -1,5 +1,8 @@
+import BlockingWork
 import Foundation
+import GRDB
 import MapGeometry
+import Synchronization
 
 /// A route kept by the server, so that tiles can draw it.
 public struct StoredRoute: Hashable, Sendable {
@@ -65,181 +68,196 @@ public struct InvalidRouteCursor: Error, CustomStringConvertible, Sendable {
 
 /// Where the server keeps routes, so that tiles can draw them and they survive a restart:
 /// `SQLiteRouteStore` for one instance, `PostgresRouteStore` for instances sharing a database.
-/// Safe to share between threads.
+/// Safe to share between tasks; no method blocks its caller.
 public protocol RouteStore: Sendable {
     var quota: RouteQuota { get }
-    /// Stores a route under a new random id and returns it; throws `RouteQuotaExceeded` when the
-    /// store has no room for it, and `CacheError` when it cannot be written.
-    func add(_ line: RouteLine, at date: Date) throws -> StoredRoute
-    /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
-    @discardableResult func add(_ route: StoredRoute) throws -> StoredRoute
+    /// Stores `route` under its own id (a new route has a random one; a copy from another store
+    /// keeps its id), within the quota; throws `RouteQuotaExceeded` when the store has no room
+    /// for it, and `CacheError` when it cannot be written.
+    @discardableResult func add(_ route: StoredRoute) async throws -> StoredRoute
     /// The route stored under `id`; nil when there is none.
-    func route(id: String) throws(CacheError) -> StoredRoute?
+    func route(id: String) async throws(CacheError) -> StoredRoute?
     /// Up to `limit` route ids, newest first, starting after `after` (a `RoutePage.next`).
-    func page(limit: Int, after cursor: String?) throws -> RoutePage
+    func page(limit: Int, after cursor: String?) async throws -> RoutePage
     /// Removes a route; false when there was none.
-    func delete(id: String) throws(CacheError) -> Bool
+    func delete(id: String) async throws(CacheError) -> Bool
 }
 
 extension RouteStore {
-    public func add(_ line: RouteLine) throws -> StoredRoute { try add(line, at: Date()) }
-    public func page(limit: Int) throws -> RoutePage { try page(limit: limit, after: nil) }
+    /// Stores a new route under a new random id, and returns it.
+    public func add(_ line: RouteLine, at date: Date = Date()) async throws -> StoredRoute {
+        try await add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
+    }
+
+    public func page(limit: Int) async throws -> RoutePage { try await page(limit: limit, after: nil) }
 
     /// Every stored route, oldest last, a page at a time: for copying a store.
-    public func allRoutes() throws -> [StoredRoute] {
+    public func allRoutes() async throws -> [StoredRoute] {
         var routes: [StoredRoute] = []
         var cursor: String?
         repeat {
-            let page = try page(limit: 500, after: cursor)
-            for id in page.ids { if let route = try route(id: id) { routes.append(route) } }
+            let page = try await page(limit: 500, after: cursor)
+            for id in page.ids { if let route = try await route(id: id) { routes.append(route) } }
             cursor = page.next
         } while cursor != nil
         return routes
     }
 }
 
-/// Routes in an SQLite file of their own. Access is serialised. The file gives back the space of
-/// deleted routes.
+/// Routes in an SQLite file of their own, through GRDB: a `DatabasePool`, its tables made by
+/// numbered migrations, each call made on `BlockingPool.storage`. The file gives back the space
+/// of deleted routes.
 ///
 /// Each row holds a route's points, every part's in travel order, in `coordinates`, and in
 /// `part_lengths` how many of them each part has; NULL there means one part. Files made
 /// before routes had parts lack that column and gain it when opened, so their routes load as
 /// the one-part routes they are.
-public final class SQLiteRouteStore: RouteStore, @unchecked Sendable {
+public final class SQLiteRouteStore: RouteStore {
     public let quota: RouteQuota
-    private let connection: SQLiteConnection
-    private let lock = NSLock()
+    private let path: String
+    private let database: DatabasePool
     /// Routes read or added lately. A route never changes once stored, so a server drawing its
-    /// tiles need not read and unpack it from SQLite for every request. Emptied when it fills.
-    private var recent: [String: StoredRoute] = [:]
-    private static let recentCapacity = 256
+    /// tiles need not read and unpack it from SQLite for every request.
+    private let recent = LRUCache<String, StoredRoute>(capacity: 256)
     /// What is stored, kept current with every add and delete so the quota costs no query.
-    private var totals: (routes: Int, points: Int)
+    private let totals: Mutex<(routes: Int, points: Int)>
 
+    /// Opens the file, making it and its tables if missing. Blocks: call it off the event loops.
     public init(path: String, quota: RouteQuota = RouteQuota()) throws(CacheError) {
+        assertNotOnEventLoop("opening \(path)")
+        SQLiteSetup.configure()
         self.quota = quota
-        connection = try SQLiteConnection(path: path, mode: .create)
-        try SQLiteRouteStore.reclaimSpaceOnDelete(connection)
-        try connection.switchToWriteAheadLog()
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB);
-            CREATE INDEX IF NOT EXISTS routes_newest_first ON routes (created_at DESC, id DESC);
-            """)
-        try SQLiteRouteStore.addPartLengths(connection)
-        let count = try connection.prepare("SELECT count(*), coalesce(sum(length(coordinates)), 0) FROM routes")
-        _ = try count.step()
-        totals = (count.int(at: 0), count.int(at: 1) / RouteCoding.bytesPerPoint)
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        let (database, counted) = try MBTilesConnection.catching(path: path, operation: "open the route store", writing: true) {
+            let database = try DatabasePool(path: path, configuration: configuration)
+            try Self.reclaimSpaceOnDelete(database)
+            try Self.migrator.migrate(database)
+            let counted = try database.read { db in
+                try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(coordinates)), 0) FROM routes")
+            }
+            return (database, counted)
+        }
+        self.database = database
+        totals = Mutex(((counted?[0] as Int?) ?? 0, ((counted?[1] as Int?) ?? 0) / RouteCoding.bytesPerPoint))
     }
+
+    /// The routes table, and later changes to it. A migration, once released, never changes.
+    private static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("routes") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB);
+                CREATE INDEX IF NOT EXISTS routes_newest_first ON routes (created_at DESC, id DESC);
+                """)
+        }
+        // Files made before routes had parts have no part_lengths: NULL, one part, for their routes.
+        migrator.registerMigration("route parts") { db in
+            if try !db.columns(in: "routes").contains(where: { $0.name == "part_lengths" }) {
+                try db.execute(sql: "ALTER TABLE routes ADD COLUMN part_lengths BLOB")
+            }
+        }
+        return migrator
+    }()
 
     /// Makes SQLite give back the pages of deleted rows (`incremental_vacuum` after deletes).
     /// A file made before this setting is rewritten once.
-    private static func reclaimSpaceOnDelete(_ connection: SQLiteConnection) throws(CacheError) {
-        let mode = try connection.prepare("PRAGMA auto_vacuum")
-        let incremental = try mode.step() && mode.int(at: 0) == 2
-        mode.reset()
-        guard !incremental else { return }
-        try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        try connection.execute("VACUUM")
-    }
-
-    /// Gives a file made before routes had parts its `part_lengths` column (NULL, one part, for
-    /// every route already stored).
-    private static func addPartLengths(_ connection: SQLiteConnection) throws(CacheError) {
-        let column = try connection.prepare("SELECT 1 FROM pragma_table_info('routes') WHERE name = 'part_lengths'")
-        guard try !column.step() else { return }
-        try connection.execute("ALTER TABLE routes ADD COLUMN part_lengths BLOB")
-    }
-
-    public func add(_ line: RouteLine, at date: Date) throws -> StoredRoute {
-        try add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
-    }
-
-    /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
-    @discardableResult
-    public func add(_ route: StoredRoute) throws -> StoredRoute {
-        let (line, date) = (route.line, route.createdAt)
-        try locked { () throws in
-            try quota.checkRoom(routes: totals.routes, points: totals.points, adding: line.pointCount)
-            let insert = try connection.prepare("INSERT INTO routes (id, created_at, coordinates, part_lengths) VALUES (?, ?, ?, ?)")
-            insert.bind(route.id, at: 1)
-            insert.bind(date.timeIntervalSince1970, at: 2)
-            insert.bind(RouteCoding.pack(line), at: 3)
-            if line.parts.count > 1 { insert.bind(RouteCoding.packLengths(line.parts.map(\.count)), at: 4) }
-            _ = try insert.step()
-            totals = (totals.routes + 1, totals.points + line.pointCount)
-            remember(route)
+    private static func reclaimSpaceOnDelete(_ database: DatabasePool) throws {
+        try database.writeWithoutTransaction { db in
+            guard try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 else { return }
+            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+            try db.execute(sql: "VACUUM")
         }
+    }
+
+    @discardableResult
+    public func add(_ route: StoredRoute) async throws -> StoredRoute {
+        let line = route.line
+        // Writes take turns, so no other add or delete changes the totals between the check and the count.
+        let refusal: RouteQuotaExceeded? = try await onStorage("store route '\(route.id)'", writing: true) { [self] in
+            try database.writeWithoutTransaction { db in
+                let held = totals.withLock { $0 }
+                do throws(RouteQuotaExceeded) {
+                    try quota.checkRoom(routes: held.routes, points: held.points, adding: line.pointCount)
+                } catch {
+                    return error
+                }
+                try db.inTransaction {
+                    try db.execute(sql: "INSERT INTO routes (id, created_at, coordinates, part_lengths) VALUES (?, ?, ?, ?)", arguments: [
+                        route.id, route.createdAt.timeIntervalSince1970, RouteCoding.pack(line),
+                        line.parts.count > 1 ? RouteCoding.packLengths(line.parts.map(\.count)) : nil,
+                    ])
+                    return .commit
+                }
+                totals.withLock { $0 = ($0.routes + 1, $0.points + line.pointCount) }
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        recent.insert(route, for: route.id)
         return route
     }
 
-    public func route(id: String) throws(CacheError) -> StoredRoute? {
-        try locked { () throws(CacheError) -> StoredRoute? in
-            if let route = recent[id] { return route }
-            let query = try connection.prepare("SELECT created_at, coordinates, part_lengths FROM routes WHERE id = ?")
-            query.bind(id, at: 1)
-            guard try query.step(), let blob = query.data(at: 1) else { return nil }
-            let points = RouteCoding.unpack(blob)
-            guard let line = RouteCoding.line(points, partLengths: query.data(at: 2).map(RouteCoding.unpackLengths)) else {
+    public func route(id: String) async throws(CacheError) -> StoredRoute? {
+        if let route = recent.value(for: id) { return route }
+        let (database, path) = (database, path)
+        let route: StoredRoute? = try await onStorage("read route '\(id)'", writing: false) { try database.unsafeRead { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT created_at, coordinates, part_lengths FROM routes WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
+            let points = RouteCoding.unpack(row[1] ?? Data())
+            guard let line = RouteCoding.line(points, partLengths: (row[2] as Data?).map(RouteCoding.unpackLengths)) else {
                 throw CacheError.sqlite(
-                    path: connection.path, operation: "read route '\(id)'",
+                    path: path, operation: "read route '\(id)'",
                     message: "its \(points.count) points do not make a route (at least \(RouteLine.minimumPointsPerPart) a part)"
                 )
             }
-            let route = StoredRoute(id: id, line: line, createdAt: Date(timeIntervalSince1970: query.double(at: 0)))
-            remember(route)
-            return route
-        }
+            return StoredRoute(id: id, line: line, createdAt: Date(timeIntervalSince1970: row[0]))
+        } }
+        if let route { recent.insert(route, for: id) }
+        return route
     }
 
-
-    public func page(limit: Int, after cursor: String?) throws -> RoutePage {
+    public func page(limit: Int, after cursor: String?) async throws -> RoutePage {
         let start = try cursor.map { text throws(InvalidRouteCursor) in try RouteCursor(text) }
-        return try locked { () throws(CacheError) -> RoutePage in
-            let query = try connection.prepare("""
+        return try await onStorage("list routes", writing: false) { [self] in try database.unsafeRead { db in
+            var rows = try Row.fetchAll(db, sql: """
                 SELECT id, created_at FROM routes WHERE ?1 IS NULL OR created_at < ?1 OR (created_at = ?1 AND id < ?2)
                 ORDER BY created_at DESC, id DESC LIMIT ?3
-                """)
-            if let start {
-                query.bind(start.createdAt, at: 1)
-                query.bind(start.id, at: 2)
-            }
-            query.bind(limit + 1, at: 3)
-            var rows: [RouteCursor] = []
-            while try query.step() {
-                if let id = query.string(at: 0) { rows.append(RouteCursor(createdAt: query.double(at: 1), id: id)) }
-            }
+                """, arguments: [start?.createdAt, start?.id, limit + 1]).map { RouteCursor(createdAt: $0[1], id: $0[0]) }
             let more = rows.count > limit
             rows = Array(rows.prefix(limit))
-            return RoutePage(ids: rows.map(\.id), next: more ? rows.last?.text : nil, total: totals.routes)
-        }
+            return RoutePage(ids: rows.map(\.id), next: more ? rows.last?.text : nil, total: totals.withLock { $0.routes })
+        } }
     }
 
     /// Removes a route, giving its space back to the file system; false when there was none.
-    public func delete(id: String) throws(CacheError) -> Bool {
-        try locked { () throws(CacheError) -> Bool in
-            let delete = try connection.prepare("DELETE FROM routes WHERE id = ? RETURNING length(coordinates)")
-            delete.bind(id, at: 1)
-            guard try delete.step() else { return false }
-            let points = delete.int(at: 0) / RouteCoding.bytesPerPoint
-            _ = try delete.step()
-            totals = (totals.routes - 1, totals.points - points)
-            recent[id] = nil
+    public func delete(id: String) async throws(CacheError) -> Bool {
+        recent.remove(id)
+        return try await onStorage("delete route '\(id)'", writing: true) { [self] in
+            let bytes = try database.write { db in
+                try Int.fetchOne(db, sql: "DELETE FROM routes WHERE id = ? RETURNING length(coordinates)", arguments: [id])
+            }
+            guard let bytes else { return false }
+            totals.withLock { $0 = ($0.routes - 1, $0.points - bytes / RouteCoding.bytesPerPoint) }
             // Free pages go back to the file system, and the log's copy of them with it.
-            try connection.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)")
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)") }
             return true
         }
     }
 
-    /// Call with the lock held.
-    private func remember(_ route: StoredRoute) {
-        if recent.count >= SQLiteRouteStore.recentCapacity { recent.removeAll() }
-        recent[route.id] = route
-    }
-
-    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    /// Runs `body`, which works on the file, on the storage threads.
+    private func onStorage<T: Sendable>(_ operation: String, writing: Bool, _ body: @escaping @Sendable () throws -> T) async throws(CacheError) -> T {
+        let path = path
+        return try await BlockingPool.storage.run({ () throws(CacheError) -> T in
+            assertNotOnEventLoop(operation)
+            return try MBTilesConnection.catching(path: path, operation: operation, writing: writing, body)
+        }) { error in CacheError.unavailable(cache: path, reason: "its storage threads have stopped (\(error))") }
     }
 }
 

@@ -5,8 +5,9 @@ import MapGeometry
 /// database that several MapFrame instances share (`PostgresTileCache`). `TileStore` and
 /// everything above it use a cache only through this protocol.
 ///
-/// Implementations are safe to call from any thread, and block the caller while they work, as
-/// SQLite does; call them on threads meant for blocking work. Each write is all or nothing.
+/// Every method is async and never blocks its caller: an MBTiles file is read and written on
+/// `BlockingPool.storage`, a database over postgres-nio's connections. Each write is all or
+/// nothing.
 public protocol TileCacheBackend: AnyObject, Sendable {
     /// Names the cache in messages and in decoded-tile keys: a file's path, or a database's
     /// address and the style. Never holds a password.
@@ -16,48 +17,42 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     /// Why nothing can be written, or nil when the cache can be written.
     var readOnlyReason: String? { get }
 
-    /// The stored bytes of a tile, or nil when it is not stored. Bytes that cannot be an image
-    /// throw `CacheError.unusableTile`.
-    func tileData(for tile: TileID) throws(CacheError) -> Data?
-    /// A tile's bytes and freshness, for serving as they are; nil when not stored, or when what is
-    /// stored cannot be an image.
-    func storedTile(_ tile: TileID) throws(CacheError) -> StoredTile?
-    /// Whether a tile is held, how fresh, and whether the upstream said lately it has none.
-    func state(of tile: TileID, at now: Date) throws(CacheError) -> CachedTileState
+    /// Everything the cache knows of a tile, in one round trip: its bytes and freshness, why
+    /// bytes stored for it cannot be an image, and whether the upstream said lately it has none.
+    func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup
     /// How many of `tiles` are held and fresh at `now`; tiles without freshness never expire.
-    func freshTileCount(in tiles: [TileID], at now: Date) throws(CacheError) -> Int
+    func freshTileCount(in tiles: [TileID], at now: Date) async throws(CacheError) -> Int
 
     /// Stores a fetched tile and its freshness together (or, without freshness, a tile that
     /// never expires), and forgets any 404 remembered for it.
-    func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) throws(CacheError)
+    func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError)
     /// Records a revalidation (304): the bytes stay, expiry and validators move on.
-    func updateFreshness(_ freshness: TileFreshness, for tile: TileID) throws(CacheError)
+    func updateFreshness(_ freshness: TileFreshness, for tile: TileID) async throws(CacheError)
     /// Remembers that the upstream has no such tile, until `until`.
-    func markMissing(_ tile: TileID, until: Date) throws(CacheError)
+    func markMissing(_ tile: TileID, until: Date) async throws(CacheError)
     /// Marks tiles as used at `date`, for least-recently-used purging.
-    func touch(_ tiles: [TileID], at date: Date) throws(CacheError)
+    func touch(_ tiles: [TileID], at date: Date) async throws(CacheError)
 
     /// Counts, sizes and expiry of the stored tiles.
-    func statistics(at now: Date) throws(CacheError) -> CacheStatistics
+    func statistics(at now: Date) async throws(CacheError) -> CacheStatistics
     /// Deletes the `count` least recently used tiles (never those without freshness); returns
     /// how many went.
-    @discardableResult func purgeLeastRecentlyUsed(_ count: Int) throws(CacheError) -> Int
+    @discardableResult func purgeLeastRecentlyUsed(_ count: Int) async throws(CacheError) -> Int
     /// Deletes tiles fetched before `date`; returns how many went.
-    @discardableResult func purge(fetchedBefore date: Date) throws(CacheError) -> Int
+    @discardableResult func purge(fetchedBefore date: Date) async throws(CacheError) -> Int
     /// Brings the tileset's description up to date after tiles were stored.
-    func refreshMetadata(name: String, attribution: String) throws(CacheError)
+    func refreshMetadata(name: String, attribution: String) async throws(CacheError)
 
     /// Up to `limit` stored tiles with their freshness, in address order after `after`: for
     /// copying a whole cache a page at a time.
-    func tiles(after: TileID?, limit: Int) throws(CacheError) -> [StoredTileRecord]
+    func tiles(after: TileID?, limit: Int) async throws(CacheError) -> [StoredTileRecord]
     /// Stores a page of copied tiles with their freshness, all of them or none.
-    func storeCopies(_ records: [StoredTileRecord]) throws(CacheError)
+    func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError)
 
-    /// Calls `turn` when this process may fetch `tile`: at once, on the calling thread, for a
-    /// cache only it uses; for a shared one, once no other instance is fetching the tile, or the
-    /// wait has run out, without blocking a thread meanwhile. `.stored` when another instance
-    /// stored it, fresh at `now`, meanwhile.
-    func takeFetchTurn(for tile: TileID, at now: Date, _ turn: @escaping @Sendable (FetchTurn) -> Void)
+    /// Waits until this process may fetch `tile`: at once for a cache only it uses; for a shared
+    /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` when
+    /// the cache holds the tile fresh at `now` by then (another fill stored it meanwhile).
+    func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn
 }
 
 /// The kinds of cache backend, as metrics and `/healthz` name them.
@@ -75,6 +70,12 @@ public struct StoredTile: Sendable, Equatable {
         self.data = data
         self.freshness = freshness
     }
+
+    /// Whether the tile may be used without asking the upstream at `now`: tiles with no
+    /// freshness record (generated fixtures, or another tool's) never expire.
+    public func isFresh(at now: Date) -> Bool {
+        freshness?.isFresh(at: now) ?? true
+    }
 }
 
 /// One stored tile with its address, as a cache copy reads and writes it.
@@ -88,26 +89,37 @@ public struct StoredTileRecord: Sendable, Equatable {
     }
 }
 
-/// What a cache knows of one tile before deciding whether to fetch it.
-public struct CachedTileState: Sendable, Equatable {
-    /// Whether usable bytes are stored.
-    public var isHeld: Bool
-    /// The stored freshness; nil when none is recorded (the tile never expires).
-    public var freshness: TileFreshness?
+/// What a cache knows of one tile: the answer to one lookup.
+public struct CacheLookup: Sendable, Equatable {
+    /// The tile's bytes and freshness, when bytes that may be an image are stored.
+    public var stored: StoredTile?
+    /// Why what is stored for the tile cannot be an image (text, NULL, too large), when so.
+    public var unusableReason: String?
     /// Whether the upstream answered 404 for it recently.
     public var isKnownMissing: Bool
 
-    public init(isHeld: Bool, freshness: TileFreshness?, isKnownMissing: Bool) {
-        self.isHeld = isHeld
-        self.freshness = freshness
+    public init(stored: StoredTile?, unusableReason: String? = nil, isKnownMissing: Bool = false) {
+        self.stored = stored
+        self.unusableReason = unusableReason
         self.isKnownMissing = isKnownMissing
     }
 }
 
 /// Whether this process fetches a tile, and what to do when the fetch is done.
 public enum FetchTurn: Sendable {
-    /// Another instance stored the tile while this one waited: nothing to fetch.
+    /// The cache holds the tile, fresh: nothing to fetch.
     case stored
     /// Fetch it, then call `release` so that waiting instances may go on.
-    case fetch(release: @Sendable () -> Void)
+    case fetch(release: @Sendable () async -> Void)
+}
+
+/// A summary of a cache's contents.
+public struct CacheStatistics: Sendable, Equatable {
+    public var tileCount: Int
+    public var totalBytes: Int
+    /// Tiles whose freshness has run out (they are revalidated when next used).
+    public var expiredCount: Int
+    /// Tiles with no freshness record, such as generated fixture tiles or another tool's.
+    public var untrackedCount: Int
+    public var tilesPerZoom: [Int: Int]
 }

@@ -7,6 +7,8 @@ public enum TileImageError: Error, CustomStringConvertible, Sendable, Equatable 
     case wrongSize(width: Int, height: Int, allowedSides: [Int])
     /// Not an image, or a broken one.
     case undecodable(String)
+    /// Not all of an image: cut short, or damaged on the way.
+    case incomplete(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum TileImageError: Error, CustomStringConvertible, Sendable, Equatable 
             return "the image is \(width)x\(height) pixels; a tile must be \(allowed)"
         case .undecodable(let message):
             return "the image does not decode (\(message))"
+        case .incomplete(let message):
+            return "the image is not whole (\(message))"
         }
     }
 }
@@ -39,6 +43,17 @@ public struct TileDecoder: Hashable, Sendable {
             return try ImageDecoder.decode(data, maxSide: allowedSides.max()!)
         } catch {
             throw .undecodable(error.description)
+        }
+    }
+
+    /// Checks, without decoding a pixel, that the bytes are a whole image of a size a tile may
+    /// have (see `ImageHeader.checkWhole`): what a fetched tile must be before it is stored.
+    public func validate(_ data: Data) throws(TileImageError) {
+        let header = try checkedHeader(of: data)
+        do {
+            try header.checkWhole(data)
+        } catch {
+            throw .incomplete(error.description)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import ImageCodec
 import MapGeometry
 import Synchronization
 
@@ -50,6 +49,39 @@ public struct MissingTile: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// How a tile was come by.
+public enum TileFill: Sendable, Equatable {
+    /// Already cached and fresh: no upstream request.
+    case cached
+    /// Fetched from the upstream and stored.
+    case fetched
+    /// Expired, revalidated with a 304; the cached bytes stay.
+    case revalidated
+    /// Expired and the upstream failed, so the old tile is served (stale-if-error).
+    case stale(String)
+    /// Fetched from the upstream while the cache was unavailable: kept in memory, not stored.
+    case unstored(String)
+    /// Not available at all; drawn grey.
+    case missing(MissingTile)
+}
+
+/// One tile as `TileStore.tile(_:)` supplies it: how it was come by, and its bytes, as they are
+/// stored, when there are any to draw or serve.
+public struct SuppliedTile: Sendable, Equatable {
+    public var fill: TileFill
+    /// The bytes and freshness; nil when the tile is missing.
+    public var stored: StoredTile?
+
+    public init(fill: TileFill, stored: StoredTile?) {
+        self.fill = fill
+        self.stored = stored
+    }
+
+    static func missing(_ tile: TileID, _ reason: MissingTile.Reason) -> SuppliedTile {
+        SuppliedTile(fill: .missing(MissingTile(tile: tile, reason: reason)), stored: nil)
+    }
+}
+
 /// A fetch that failed, or whose tile could not be stored, as remembered for a while.
 private struct FailedFetch {
     /// Why the tile is missing, when there is no copy to serve.
@@ -73,60 +105,9 @@ private struct FailedFetch {
         }
     }
 
-    func fill(for tile: TileID, hadCopy: Bool) -> TileFill {
-        hadCopy ? .stale(staleMessage) : .missing(MissingTile(tile: tile, reason: reason))
-    }
-}
-
-/// The outcome of asking for one tile to draw.
-public enum TileLookup: Sendable {
-    case image(RasterImage)
-    case missing(MissingTile)
-}
-
-/// What filling one tile came to.
-public enum TileFill: Sendable, Equatable {
-    /// Already cached and fresh: no upstream request.
-    case cached
-    /// Fetched from the upstream and stored.
-    case fetched
-    /// Expired, revalidated with a 304; the cached bytes stay.
-    case revalidated
-    /// Expired and the upstream failed, so the old tile is served (stale-if-error).
-    case stale(String)
-    /// Fetched from the upstream while the cache was unavailable: kept in memory, not stored.
-    case unstored(String)
-    /// Not available at all; drawn grey.
-    case missing(MissingTile)
-}
-
-/// Where a decoded tile came from: the cache (`TileCacheBackend.name`) and the tile address.
-public struct DecodedTileKey: Hashable, Sendable {
-    public var cache: String
-    public var tile: TileID
-
-    public init(cache: String, tile: TileID) {
-        self.cache = cache
-        self.tile = tile
-    }
-}
-
-/// How much memory decoded tiles may take: at most `tiles` of them and `bytes` of pixels,
-/// whichever comes first. A 256-pixel tile is 256 KiB decoded, a 512-pixel (retina) one 1 MiB.
-public struct DecodedTileBudget: Hashable, Sendable {
-    public var tiles: Int
-    public var bytes: Int
-
-    public init(tiles: Int, bytes: Int) {
-        self.tiles = tiles
-        self.bytes = bytes
-    }
-}
-
-extension LRUCache where Key == DecodedTileKey, Value == RasterImage {
-    /// A memory of decoded tiles within `budget`, each tile costing its pixels' bytes.
-    public convenience init(capacity budget: DecodedTileBudget) {
-        self.init(capacity: budget.tiles, maxBytes: budget.bytes, cost: { $0.byteCount })
+    func supplied(_ tile: TileID, copy: StoredTile?) -> SuppliedTile {
+        guard let copy else { return .missing(tile, reason) }
+        return SuppliedTile(fill: .stale(staleMessage), stored: copy)
     }
 }
 
@@ -142,21 +123,19 @@ public struct CacheCapacity: Hashable, Sendable {
     }
 }
 
-/// Serves decoded tiles of one source: from memory, else from its cache backend (an MBTiles file
-/// or a shared PostgreSQL database), and fills the cache from the upstream when a tile is
-/// missing or expired. A cache that cannot be written (read-only, or opened for reading) is only
-/// read: fetched tiles are reported as not stored, and nothing else is written to it. While a
-/// shared cache is unavailable, fetched tiles are kept in memory instead.
+/// Supplies one source's tiles, as their bytes are stored: from its cache backend (an MBTiles
+/// file or a shared PostgreSQL database), fetching or revalidating a tile that is missing or
+/// expired. A cache that cannot be written (read-only, or opened for reading) is only read:
+/// fetched tiles are reported as not stored, and nothing else is written to it. While a shared
+/// cache is unavailable, fetched tiles are kept in memory instead.
 ///
-///     request -> decoded-tile LRU -> cache backend (fresh?) -> upstream -> validate -> store -> serve
+///     tile(id) -> one cache lookup -> fresh? done
+///                                  -> else one fetch a tile, shared by every asker
+///                                     (and, on a shared cache, by every instance)
+///                                     -> validate -> store -> done
 ///
-/// Safe to share between threads. Concurrent requests for one tile share one upstream fetch, and
-/// on a shared cache, so do other instances' (`TileCacheBackend.takeFetchTurn`).
-public final class TileStore: @unchecked Sendable {
-    /// How many decoded tiles stay in memory by default: 128 tiles of 256 KiB each is 32 MiB,
-    /// and 32 MiB holds 32 retina tiles.
-    public static let defaultMemoryCapacity = DecodedTileBudget(tiles: 128, bytes: 32 << 20)
-
+/// It never decodes a tile and never blocks its caller: whoever draws a tile decodes it.
+public final class TileStore: Sendable {
     /// Tiles fetched while the cache was unavailable: 256 of them, within 32 MiB.
     static let unstoredCapacity = (tiles: 256, bytes: 32 << 20)
 
@@ -164,192 +143,224 @@ public final class TileStore: @unchecked Sendable {
     /// The cache's name (`TileCacheBackend.name`): a file's path, or a database and style.
     public let cacheName: String
     private let cache: any TileCacheBackend
-    private let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     /// Encoded tiles fetched while the cache was unavailable, served until it is back.
     private let unstoredTiles = LRUCache<TileID, StoredTile>(
         capacity: TileStore.unstoredCapacity.tiles, maxBytes: TileStore.unstoredCapacity.bytes, cost: { $0.data.count }
     )
     private let fetcher: TileFetcher?
     private let capacity: CacheCapacity?
+    private let upstreamWait: Duration?
     private let clock: @Sendable () -> Date
-    private let waiters = Mutex<[TileID: [@Sendable (TileFill) -> Void]]>([:])
+    private let observer: (@Sendable (TileFill, Duration) -> Void)?
+    /// The fetches under way, one a tile, each awaited by everyone asking for its tile.
+    private let fetches = Mutex<[TileID: SharedFetch]>([:])
     /// Tiles whose last fetch failed, or could not be stored: until when they are not asked
     /// for again, and why.
     private let failedFetches = Mutex<[TileID: FailedFetch]>([:])
     /// The first failure to write what the upstream sent.
     private let firstWriteFailure = Mutex<CacheError?>(nil)
-    /// Guards the upkeep state below, and serialises flushes and capacity checks.
-    private let upkeepLock = NSLock()
-    /// Guarded by `upkeepLock`: tiles used since the last flush, and stores since the last capacity check.
-    private var usedTiles: Set<TileID> = []
-    private var storesSinceCapacityCheck = 0
-    /// Whether a tile was stored since the last flush, so the metadata needs refreshing.
-    private var storedSinceFlush = false
+    private let upkeep = Mutex(Upkeep())
+    /// Whether a capacity check is running: a store that finds one running leaves it be.
+    private let checkingCapacity = Atomic<Bool>(false)
+
+    /// Tiles used and stored since the upkeep last wrote them down.
+    private struct Upkeep {
+        var usedTiles: Set<TileID> = []
+        var storesSinceCapacityCheck = 0
+        /// Whether a tile was stored since the last flush, so the metadata needs refreshing.
+        var storedSinceFlush = false
+    }
 
     /// - Parameters:
     ///   - fetcher: the upstream; nil keeps the store offline (cache only).
+    ///   - upstreamWait: how long `tile(_:)` waits for the upstream; past it the tile is supplied
+    ///     without its fetch (a stale copy, or missing), while the fetch goes on to fill the
+    ///     cache. Nil waits for the fetch's own deadline.
+    ///   - observer: told of every tile supplied and how long it took, for metrics.
     ///   - clock: the current time; tests move it to expire tiles.
-    public init(source: TileSource, cache: any TileCacheBackend, decodedTiles: LRUCache<DecodedTileKey, RasterImage>,
-                fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        source: TileSource, cache: any TileCacheBackend, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil,
+        upstreamWait: Duration? = nil, observer: (@Sendable (TileFill, Duration) -> Void)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.source = source
         self.cache = cache
         cacheName = cache.name
-        self.decodedTiles = decodedTiles
         self.fetcher = fetcher
         self.capacity = capacity
+        self.upstreamWait = upstreamWait
+        self.observer = observer
         self.clock = clock
     }
 
-    // MARK: - Drawing
+    // MARK: - Supplying tiles
 
-    /// The decoded tile as the cache holds it now, or why it is missing. Never fetches.
-    public func tile(_ id: TileID) -> TileLookup {
-        let key = DecodedTileKey(cache: cacheName, tile: id)
-        if let image = decodedTiles.value(for: key) {
-            recordUse(id)
-            return .image(image)
-        }
-        let data: Data
-        do throws(CacheError) {
-            let stored: Data?
-            if let unstored = unstoredTiles.value(for: id) { stored = unstored.data } else { stored = try cache.tileData(for: id) }
-            guard let stored else {
-                return .missing(MissingTile(tile: id, reason: .notCached))
-            }
-            data = stored
-        } catch .unusableTile(_, _, let reason) {
-            return .missing(MissingTile(tile: id, reason: .undecodable(reason)))
-        } catch {
-            return .missing(MissingTile(tile: id, reason: .unreadable(error.description)))
-        }
-        do {
-            let image = try source.tileDecoder.decode(data)
-            decodedTiles.insert(image, for: key)
-            recordUse(id)
-            return .image(image)
-        } catch {
-            return .missing(MissingTile(tile: id, reason: .undecodable(error.description)))
-        }
+    /// A tile, cached and fresh, fetched, revalidated, or stale, or why it is missing: the one
+    /// way a tile is had. One cache lookup; when the tile is missing or expired and there is an
+    /// upstream, one fetch, shared with every other caller asking for the tile meanwhile.
+    public func tile(_ id: TileID) async -> SuppliedTile {
+        let started = ContinuousClock.now
+        let supplied = await supply(id)
+        // A tile stored now was marked used as it was stored.
+        if supplied.stored != nil, supplied.fill != .fetched { noteUse(id) }
+        observer?(supplied.fill, ContinuousClock.now - started)
+        return supplied
     }
 
-    /// A tile's stored bytes and freshness, for serving it as it is; nil when not stored, when
-    /// what is stored cannot be an image (text, say), or when the cache is unavailable and the
-    /// tile was not fetched meanwhile.
-    public func storedTile(_ id: TileID) throws(CacheError) -> StoredTile? {
-        if let unstored = unstoredTiles.value(for: id) { return unstored }
-        let stored: StoredTile?
-        do throws(CacheError) {
-            stored = try cache.storedTile(id)
-        } catch .unavailable {
-            return nil
-        }
-        if stored != nil { recordUse(id) }
-        return stored
+    /// Records that a tile was drawn from memory, without asking the cache: its use orders
+    /// least-recently-used purging, and it counts as a cached tile.
+    public func noteMemoryHit(_ id: TileID) {
+        noteUse(id)
+        observer?(.cached, .zero)
     }
 
-    // MARK: - Filling
-
-    /// Makes sure a tile is cached and fresh, fetching or revalidating it when needed.
-    /// `completion` runs once, on any thread.
-    public func fill(_ id: TileID, completion: @escaping @Sendable (TileFill) -> Void) {
+    private func supply(_ id: TileID) async -> SuppliedTile {
         let now = clock()
-        let local: CachedTileState
-        do throws(CacheError) {
-            if let unstored = unstoredTiles.value(for: id) {
-                local = CachedTileState(isHeld: true, freshness: unstored.freshness, isKnownMissing: false)
-            } else {
-                local = try cache.state(of: id, at: now)
+        let found: CacheLookup
+        if let unstored = unstoredTiles.value(for: id) {
+            found = CacheLookup(stored: unstored)
+        } else {
+            do throws(CacheError) {
+                found = try await cache.lookup(id, at: now)
+            } catch .unavailable where fetcher != nil {
+                // The upstream stands in for the cache until it is back.
+                found = CacheLookup(stored: nil)
+            } catch {
+                return .missing(id, .unreadable(error.description))
             }
-        } catch .unavailable where fetcher != nil {
-            // The upstream stands in for the cache until it is back.
-            local = CachedTileState(isHeld: false, freshness: nil, isKnownMissing: false)
-        } catch {
-            completion(.missing(MissingTile(tile: id, reason: .unreadable(error.description))))
-            return
         }
-        // Tiles with no freshness record (generated fixtures, or another tool's) never expire.
-        let expired = local.isHeld && (local.freshness.map { !$0.isFresh(at: now) } ?? false)
-        let recentFailure = failedFetches.withLock { failures in failures[id].flatMap { $0.until > now ? $0 : nil } }
-        switch (local.isHeld, expired, fetcher) {
-        case (true, false, _):
-            completion(.cached)
-            return
-        case (true, true, nil):
-            completion(.stale("offline"))
-            return
-        case (false, _, nil):
-            completion(.missing(MissingTile(tile: id, reason: .notCached)))
-            return
-        case (false, _, _) where local.isKnownMissing:
-            completion(.missing(MissingTile(tile: id, reason: .notFoundUpstream)))
-            return
-        case (true, true, _) where local.isKnownMissing:
-            completion(.stale("the upstream answered 404 less than \(Int(fetcher?.policy.missingTileMemory ?? 0)) s ago"))
-            return
-        case (_, _, _?) where recentFailure != nil:
-            completion(recentFailure!.fill(for: id, hadCopy: local.isHeld))
-            return
-        case (_, _, let fetcher?):
-            let first = waiters.withLock { waiters -> Bool in
-                waiters[id, default: []].append(completion)
-                return waiters[id]!.count == 1
+        let copy = found.stored
+        let isFresh = copy?.isFresh(at: now) ?? false
+        guard let fetcher else {
+            guard let copy else { return .missing(id, found.unusableReason.map { .undecodable($0) } ?? .notCached) }
+            return SuppliedTile(fill: isFresh ? .cached : .stale("offline"), stored: copy)
+        }
+        if let copy, isFresh { return SuppliedTile(fill: .cached, stored: copy) }
+        if found.isKnownMissing {
+            guard let copy else { return .missing(id, .notFoundUpstream) }
+            return SuppliedTile(fill: .stale("the upstream answered 404 less than \(Int(fetcher.policy.missingTileMemory)) s ago"), stored: copy)
+        }
+        if let failure = failedFetches.withLock({ $0[id].flatMap { $0.until > now ? $0 : nil } }) {
+            return failure.supplied(id, copy: copy)
+        }
+        return await fetched(id, copy: copy, fetcher: fetcher, at: now)
+    }
+
+    /// The tile as its fetch brings it: this caller's fetch, or the one already under way. The
+    /// caller waits at most `upstreamWait`; the fetch goes on without it.
+    private func fetched(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
+        let shared = fetches.withLock { underWay in
+            if let shared = underWay[id] { return shared }
+            let shared = SharedFetch { [self] in
+                let supplied = await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now)
+                // Gone before its askers hear, so that a later asker looks at the cache afresh.
+                _ = fetches.withLock { $0.removeValue(forKey: id) }
+                return supplied
             }
-            guard first else { return }
-            // A fill of this tile may have stored it and let its waiters go between the look
-            // above and this one becoming first: then there is nothing to fetch.
-            if holdsFreshCopy(of: id) {
-                finishFill(of: id, with: .cached)
-                return
+            underWay[id] = shared
+            return shared
+        }
+        guard let wait = upstreamWait else { return await shared.result() ?? stopped(id, copy: copy) }
+        return await withTaskGroup(of: SuppliedTile?.self) { race in
+            race.addTask { await shared.result() }
+            race.addTask {
+                try? await Task.sleep(for: wait)
+                return nil
             }
-            let validators = expired ? local.freshness.map {
+            let first = await race.next() ?? nil
+            race.cancelAll()
+            guard let first else {
+                let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
+                guard let copy else { return .missing(id, .fetchFailed(reason)) }
+                return SuppliedTile(fill: .stale(reason), stored: copy)
+            }
+            return first
+        }
+    }
+
+    /// What a caller that stopped waiting (it was cancelled) is told.
+    private func stopped(_ id: TileID, copy: StoredTile?) -> SuppliedTile {
+        guard let copy else { return .missing(id, .fetchFailed("the request was cancelled while the tile was fetched")) }
+        return SuppliedTile(fill: .stale("the request was cancelled while the tile was fetched"), stored: copy)
+    }
+
+    /// Takes this process's turn to fetch the tile (on a shared cache, after any other instance
+    /// fetching it), fetches it, revalidating an expired copy, and stores what came.
+    private func fetchAndStore(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
+        switch await cache.fetchTurn(for: id, at: now) {
+        case .stored:
+            // Stored by another fill meanwhile: its bytes are one lookup away.
+            guard let stored = try? await cache.lookup(id, at: clock()).stored else { return .missing(id, .notCached) }
+            return SuppliedTile(fill: .cached, stored: stored)
+        case .fetch(let release):
+            let validators = copy?.freshness.map {
                 CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
-            } : nil
-            // Another instance sharing the cache may be fetching the tile: wait for it.
-            cache.takeFetchTurn(for: id, at: now) { [self] turn in
-                switch turn {
-                case .stored:
-                    finishFill(of: id, with: .cached)
-                case .fetch(let release):
-                    fetcher.fetch(id, from: source, validators: validators, clock: clock) { [self] outcome in
-                        let fill = settle(id, outcome: outcome, hadCopy: local.isHeld)
-                        release()
-                        finishFill(of: id, with: fill)
-                    }
-                }
             }
+            let outcome = await fetcher.fetch(id, from: source, validators: validators, clock: clock)
+            let supplied = await settle(id, outcome: outcome, copy: copy, policy: fetcher.policy)
+            await release()
+            return supplied
         }
     }
 
-    /// Tells everyone waiting for `id` how its fill came out.
-    private func finishFill(of id: TileID, with fill: TileFill) {
-        let callbacks = waiters.withLock { $0.removeValue(forKey: id) ?? [] }
-        for callback in callbacks { callback(fill) }
-    }
-
-    /// Whether the cache holds `id` and it is fresh now. False when the cache cannot be read.
-    private func holdsFreshCopy(of id: TileID) -> Bool {
-        freshTileCount(in: [id]) == 1
+    /// Stores what the upstream said, and turns it into what the caller is told. Nothing is
+    /// written for a failed fetch, and every write is a transaction of its own, so a good
+    /// cached tile is never replaced by a failure. A failed fetch, or a tile that could not be
+    /// stored, is remembered for `failedFetchMemory`, so the upstream is not asked for the tile
+    /// again meanwhile.
+    private func settle(_ id: TileID, outcome: FetchOutcome, copy: StoredTile?, policy: FetchPolicy) async -> SuppliedTile {
+        let now = clock()
+        let until = now.addingTimeInterval(policy.failedFetchMemory)
+        var failure: FailedFetch?
+        let supplied: SuppliedTile
+        do throws(CacheError) {
+            switch outcome {
+            case .fetched(let data, let freshness):
+                let stored = StoredTile(data: data, freshness: freshness)
+                do throws(CacheError) {
+                    try await cache.store(data, for: id, freshness: freshness)
+                    unstoredTiles.remove(id)
+                    await noteStore()
+                    supplied = SuppliedTile(fill: .fetched, stored: stored)
+                } catch .unavailable(let cache, let reason) {
+                    firstWriteFailure.withLock { $0 = $0 ?? .unavailable(cache: cache, reason: reason) }
+                    unstoredTiles.insert(stored, for: id)
+                    supplied = SuppliedTile(fill: .unstored(reason), stored: stored)
+                }
+            case .notModified(let freshness):
+                try await cache.updateFreshness(freshness, for: id)
+                let renewed = copy.map { copy in
+                    StoredTile(data: copy.data, freshness: TileFreshness(
+                        etag: freshness.etag ?? copy.freshness?.etag, lastModified: freshness.lastModified ?? copy.freshness?.lastModified,
+                        expiresAt: freshness.expiresAt, fetchedAt: freshness.fetchedAt
+                    ))
+                }
+                supplied = SuppliedTile(fill: .revalidated, stored: renewed)
+            case .notFound:
+                try await cache.markMissing(id, until: now.addingTimeInterval(policy.missingTileMemory))
+                supplied = copy.map { SuppliedTile(fill: .stale("the upstream now answers 404"), stored: $0) } ?? .missing(id, .notFoundUpstream)
+            case .failed(let message):
+                let failed = FailedFetch(reason: .fetchFailed(message), staleMessage: message, until: until)
+                failure = failed
+                supplied = failed.supplied(id, copy: copy)
+            }
+        } catch {
+            if error.isWriteFailure { firstWriteFailure.withLock { $0 = $0 ?? error } }
+            let failed = FailedFetch(cacheError: error, until: until)
+            failure = failed
+            supplied = failed.supplied(id, copy: copy)
+        }
+        failedFetches.withLock { failures in
+            // Forgotten failures are dropped now and then, so the table stays small.
+            if failures.count >= 1_000 { failures = failures.filter { $0.value.until > now } }
+            failures[id] = failure
+        }
+        return supplied
     }
 
     /// How many of `ids` are cached and fresh now; tiles with no freshness record (generated
     /// fixtures, or another tool's) never expire. Nothing counts when the cache cannot be read.
-    public func freshTileCount(in ids: [TileID]) -> Int {
-        (try? cache.freshTileCount(in: ids, at: clock())) ?? 0
-    }
-
-    /// Fills several tiles at once (each once). The cache is read on the calling thread.
-    public func fill(_ ids: [TileID]) async -> [TileID: TileFill] {
-        await withTaskGroup(of: (TileID, TileFill).self) { group in
-            for id in Set(ids) { group.addTask { (id, await self.fill(id)) } }
-            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-        }
-    }
-
-    /// Fills a tile and waits, without blocking a thread.
-    public func fill(_ id: TileID) async -> TileFill {
-        await withCheckedContinuation { continuation in
-            fill(id) { continuation.resume(returning: $0) }
-        }
+    public func freshTileCount(in ids: [TileID]) async -> Int {
+        (try? await cache.freshTileCount(in: ids, at: clock())) ?? 0
     }
 
     /// The first time something the upstream sent could not be written to the cache (the
@@ -357,123 +368,140 @@ public final class TileStore: @unchecked Sendable {
     /// would be fetched only to be thrown away.
     public var writeFailure: CacheError? { firstWriteFailure.withLock { $0 } }
 
-    /// Stores what the upstream said, and turns it into what the caller is told. Nothing is
-    /// written for a failed fetch, and every write is a transaction of its own, so a good
-    /// cached tile is never replaced by a failure. A failed fetch, or a tile that could not be
-    /// stored, is remembered for `failedFetchMemory`, so the upstream is not asked for the tile
-    /// again meanwhile.
-    private func settle(_ id: TileID, outcome: FetchOutcome, hadCopy: Bool) -> TileFill {
-        let now = clock()
-        let until = now.addingTimeInterval(fetcher?.policy.failedFetchMemory ?? 0)
-        var failure: FailedFetch?
-        let fill: TileFill
-        do {
-            switch outcome {
-            case .fetched(let data, let image, let freshness):
-                do throws(CacheError) {
-                    try store(data, decoded: image, freshness: freshness, for: id)
-                    fill = .fetched
-                } catch .unavailable(let cache, let reason) {
-                    firstWriteFailure.withLock { $0 = $0 ?? .unavailable(cache: cache, reason: reason) }
-                    unstoredTiles.insert(StoredTile(data: data, freshness: freshness), for: id)
-                    decodedTiles.insert(image, for: DecodedTileKey(cache: cacheName, tile: id))
-                    fill = .unstored(reason)
-                }
-            case .notModified(let freshness):
-                try cache.updateFreshness(freshness, for: id)
-                fill = .revalidated
-            case .notFound:
-                try cache.markMissing(id, until: now.addingTimeInterval(fetcher?.policy.missingTileMemory ?? 0))
-                fill = hadCopy ? .stale("the upstream now answers 404") : .missing(MissingTile(tile: id, reason: .notFoundUpstream))
-            case .failed(let message):
-                let failed = FailedFetch(reason: .fetchFailed(message), staleMessage: message, until: until)
-                failure = failed
-                fill = failed.fill(for: id, hadCopy: hadCopy)
-            }
-        } catch {
-            if error.isWriteFailure { firstWriteFailure.withLock { $0 = $0 ?? error } }
-            let failed = FailedFetch(cacheError: error, until: until)
-            failure = failed
-            fill = failed.fill(for: id, hadCopy: hadCopy)
-        }
-        failedFetches.withLock { failures in
-            // Forgotten failures are dropped now and then, so the table stays small.
-            if failures.count >= 1_000 { failures = failures.filter { $0.value.until > now } }
-            failures[id] = failure
-        }
-        return fill
-    }
+    // MARK: - Upkeep
 
-    /// Stores a fetched tile and keeps it decoded.
-    private func store(_ data: Data, decoded image: RasterImage, freshness: TileFreshness, for id: TileID) throws(CacheError) {
-        try cache.store(data, for: id, freshness: freshness)
-        unstoredTiles.remove(id)
-        decodedTiles.insert(image, for: DecodedTileKey(cache: cacheName, tile: id))
-        // The tile is stored: a purge that fails now is tried again at the next check or flush.
-        try? withUpkeep { () throws(CacheError) in
-            storedSinceFlush = true
-            try noteStore()
-        }
+    private func noteUse(_ id: TileID) {
+        upkeep.withLock { _ = $0.usedTiles.insert(id) }
     }
 
     /// Counts a store, and checks the capacity every few stores (a check counts the whole cache).
-    private func noteStore() throws(CacheError) {
-        guard let capacity else { return }
-        storesSinceCapacityCheck += 1
-        let interval = max(1, min(32, (capacity.maxTiles ?? 320) / 10))
-        guard storesSinceCapacityCheck >= interval else { return }
-        try enforceCapacity()
+    private func noteStore() async {
+        let interval = max(1, min(32, (capacity?.maxTiles ?? 320) / 10))
+        let due = upkeep.withLock { upkeep -> Bool in
+            upkeep.storedSinceFlush = true
+            upkeep.storesSinceCapacityCheck += 1
+            return capacity != nil && upkeep.storesSinceCapacityCheck >= interval
+        }
+        // The tile is stored: a purge that fails now is tried again at the next check or flush.
+        if due { try? await enforceCapacity() }
     }
 
-    /// Purges least-recently-used tiles until the cache is within its capacity.
-    private func enforceCapacity() throws(CacheError) {
-        guard let capacity else { return }
-        storesSinceCapacityCheck = 0
-        flushUsage()
+    /// Purges least-recently-used tiles until the cache is within its capacity. One check at a
+    /// time: a check asked for while one runs is left to it.
+    private func enforceCapacity() async throws(CacheError) {
+        guard let capacity, checkingCapacity.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        defer { checkingCapacity.store(false, ordering: .releasing) }
+        upkeep.withLock { $0.storesSinceCapacityCheck = 0 }
+        await flushUsage()
         while true {
-            let statistics = try cache.statistics(at: clock())
+            let statistics = try await cache.statistics(at: clock())
             let tracked = statistics.tileCount - statistics.untrackedCount
             if let maxTiles = capacity.maxTiles, tracked > maxTiles {
-                try cache.purgeLeastRecentlyUsed(tracked - maxTiles + max(1, maxTiles / 10))
+                try await cache.purgeLeastRecentlyUsed(tracked - maxTiles + max(1, maxTiles / 10))
             } else if let maxBytes = capacity.maxBytes, statistics.totalBytes > maxBytes, tracked > 0 {
-                guard try cache.purgeLeastRecentlyUsed(max(1, tracked / 10)) > 0 else { return }
+                guard try await cache.purgeLeastRecentlyUsed(max(1, tracked / 10)) > 0 else { return }
             } else {
                 return
             }
         }
     }
 
-    // MARK: - Upkeep
-
     /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata
     /// if tiles were stored since the last flush. Call after a batch of work.
-    public func flush() throws(CacheError) {
-        try withUpkeep { () throws(CacheError) in
-            flushUsage()
-            // Between checks the cache may run a few stores over its capacity; a batch ends within it.
-            if storesSinceCapacityCheck > 0 { try enforceCapacity() }
-            if storedSinceFlush {
-                try cache.refreshMetadata(name: source.title, attribution: source.attribution)
-                storedSinceFlush = false
-            }
+    public func flush() async throws(CacheError) {
+        await flushUsage()
+        // Between checks the cache may run a few stores over its capacity; a batch ends within it.
+        if upkeep.withLock({ $0.storesSinceCapacityCheck > 0 }) { try await enforceCapacity() }
+        let stored = upkeep.withLock { upkeep in
+            defer { upkeep.storedSinceFlush = false }
+            return upkeep.storedSinceFlush
+        }
+        guard stored else { return }
+        do {
+            try await cache.refreshMetadata(name: source.title, attribution: source.attribution)
+        } catch {
+            upkeep.withLock { $0.storedSinceFlush = true }
+            throw error
         }
     }
 
-    private func recordUse(_ id: TileID) {
-        upkeepLock.withLock { _ = usedTiles.insert(id) }
-    }
-
-    /// Call with `upkeepLock` held.
-    private func flushUsage() {
-        guard !usedTiles.isEmpty else { return }
+    private func flushUsage() async {
+        let used = upkeep.withLock { upkeep in
+            defer { upkeep.usedTiles.removeAll() }
+            return upkeep.usedTiles
+        }
+        guard !used.isEmpty else { return }
         // Use times only order purging; losing them to a busy database costs nothing else.
-        try? cache.touch(Array(usedTiles), at: clock())
-        usedTiles.removeAll()
+        try? await cache.touch(Array(used), at: clock())
     }
 
-    private func withUpkeep<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
-        upkeepLock.lock()
-        defer { upkeepLock.unlock() }
-        return try body()
+    /// Stops the fetches under way (their askers are told), and waits for them to end.
+    public func shutdown() async {
+        for fetch in fetches.withLock({ Array($0.values) }) { await fetch.stop() }
+    }
+}
+
+/// One fetch of a tile and everyone waiting for it. The fetch runs in a task of its own, so that
+/// it goes on to fill the cache after its askers have stopped waiting; each asker's wait ends
+/// when the fetch does, or when the asker is cancelled.
+private final class SharedFetch: Sendable {
+    private let task: Task<Void, Never>
+    private let waiters: Waiters
+
+    init(_ work: @escaping @Sendable () async -> SuppliedTile) {
+        let waiters = Waiters()
+        self.waiters = waiters
+        task = Task { waiters.finish(with: await work()) }
+    }
+
+    /// The fetch's result; nil when the calling task is cancelled first.
+    func result() async -> SuppliedTile? {
+        await waiters.result()
+    }
+
+    /// Cancels the fetch and waits for it to end.
+    func stop() async {
+        task.cancel()
+        await task.value
+    }
+
+    /// The result, once there is one, and the continuations of those waiting for it.
+    private final class Waiters: Sendable {
+        private let state = Mutex(State())
+
+        private struct State {
+            var result: SuppliedTile?
+            var waiting: [Int: CheckedContinuation<SuppliedTile?, Never>] = [:]
+            var nextWaiter = 0
+        }
+
+        func finish(with result: SuppliedTile) {
+            let waiting = state.withLock { state in
+                state.result = result
+                defer { state.waiting.removeAll() }
+                return Array(state.waiting.values)
+            }
+            for continuation in waiting { continuation.resume(returning: result) }
+        }
+
+        func result() async -> SuppliedTile? {
+            let waiter = state.withLock { state in
+                defer { state.nextWaiter += 1 }
+                return state.nextWaiter
+            }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let ready = state.withLock { state -> SuppliedTile?? in
+                        if let result = state.result { return .some(result) }
+                        if Task.isCancelled { return .some(nil) }
+                        state.waiting[waiter] = continuation
+                        return .none
+                    }
+                    if let ready { continuation.resume(returning: ready) }
+                }
+            } onCancel: {
+                state.withLock { $0.waiting.removeValue(forKey: waiter) }?.resume(returning: nil)
+            }
+        }
     }
 }

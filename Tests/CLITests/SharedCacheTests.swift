@@ -99,6 +99,40 @@ struct SharedCacheTests {
         }
     }
 
+    @Test("each tile served from the database costs one statement, its lookup, counted by pg_stat_statements")
+    func oneStatementPerLookup() async throws {
+        try await SharedCacheRig.with(instances: 0, preloading: ["pg_stat_statements"]) { rig in
+            let seeded = try rig.workspace.mapframe(
+                ["seed", "--style", "local", "--style-file", rig.style, "--cache", rig.databaseURL] + SeedCommandTests.area.arguments,
+                environment: rig.environment
+            )
+            try #require(seeded.status == 0, "\(seeded)")
+            let server = try await ServeInstance.start(
+                ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: rig.workspace, name: "server"
+            )
+            defer { server.stop() }
+            try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
+
+            let tiles = SeedCommandTests.area.tiles.sorted { ($0.z, $0.x, $0.y) < ($1.z, $1.x, $1.y) }
+            for tile in tiles {
+                #expect(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200)
+            }
+
+            let rows = try rig.cluster.psql("""
+                SELECT calls || E'\\t' || regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements
+                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'tiles') AND query NOT LIKE '%pg_stat_statements%'
+                """, database: "tiles").split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
+            let lookups = rows.filter { $0.last?.contains("WITH ORDINALITY") == true }.compactMap { Int($0[0]) }.reduce(0, +)
+            #expect(lookups == tiles.count, "\(lookups) lookups for \(tiles.count) tiles: \(rows)")
+            // Now and then, apart from requests, the server checks the database and writes down which tiles were used.
+            let others = rows.filter { row in
+                let query = row.last ?? ""
+                return !query.contains("WITH ORDINALITY") && query != "SELECT $1" && !query.contains("SET last_used")
+            }
+            #expect(others.isEmpty, "statements besides the lookups: \(others)")
+        }
+    }
+
     @Test("an MBTiles cache copied to PostgreSQL and back keeps every tile's bytes and freshness, and its routes")
     func copyRoundTrip() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in
@@ -185,8 +219,11 @@ struct SharedCacheRig {
     var databaseURL: String { cluster.url(database: "tiles") }
     var environment: [String: String?] { cluster.environment.mapValues { $0 } }
 
-    static func with(instances count: Int, upstreamDelay: TimeInterval = 0, _ body: (SharedCacheRig) async throws -> Void) async throws {
-        let cluster = try PostgresCluster()
+    /// - Parameter libraries: server libraries the cluster loads, such as `pg_stat_statements`.
+    static func with(
+        instances count: Int, upstreamDelay: TimeInterval = 0, preloading libraries: [String] = [], _ body: (SharedCacheRig) async throws -> Void
+    ) async throws {
+        let cluster = try PostgresCluster(preloading: libraries)
         defer { cluster.remove() }
         try cluster.createDatabase("tiles")
         let upstream = try UpstreamSimulator()

@@ -1,4 +1,5 @@
 import FixtureTiles
+import FramePipeline
 import Foundation
 import ImageCodec
 import MapFrameTestSupport
@@ -71,8 +72,8 @@ struct MissingTileRenderTests {
         }
     }
 
-    @Test("a corrupt tile in a real MBTiles file renders grey and is reported")
-    func corruptTileInCache() throws {
+    @Test("a corrupt tile in a real MBTiles file renders grey and is reported, through the frame pipeline")
+    func corruptTileInCache() async throws {
         let directory = try TemporaryDirectory("render")
         defer { directory.remove() }
         let path = directory.path("tiles.mbtiles")
@@ -83,9 +84,10 @@ struct MissingTileRenderTests {
         let corrupt = TileID.containing(Places.cambridge, zoom: 16)
         try MBTilesCache(creatingIfNeeded: path).store(Data("not a PNG at all".utf8), for: corrupt)
 
-        let store = TileStore(source: try style("osm"), cache: MBTilesBackend(try MBTilesCache(openingExisting: path)), decodedTiles: LRUCache(capacity: 16))
-        let frame = try render(scene, over: store)
-        let image = frame.canvas.image()
+        let pipeline = FramePipeline(FramePipeline.Configuration(catalog: .builtin, cacheLocation: .file(path)))
+        let frame = try await pipeline.render(scene, as: .pixels)
+        await pipeline.shutdown()
+        let image = frame.output
         #expect(frame.missingTiles.map(\.tile) == [corrupt])
         if case .undecodable = frame.missingTiles.first?.reason {} else {
             Issue.record("the corrupt tile is reported as \(String(describing: frame.missingTiles.first?.reason))")

@@ -1,7 +1,11 @@
 import Foundation
+import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
+import MapServer
 import Testing
+import TileStore
+import UpstreamSimulator
 
 /// Base tiles already in memory are answered on the event loop, before the router. These tests
 /// keep connections alive, which is the only way such answers are given.
@@ -77,6 +81,41 @@ import Testing
             #expect(try replies[0].image().width == 1200)
             #expect(replies[1].body == tileReply.body)
             #expect(replies[2].header("Content-Type") == "application/json")
+        }
+    }
+
+    /// A tile had from the upstream is answered before the router too, and the requests pipelined
+    /// behind it wait for its answer: quick ones from memory, and the router's.
+    @Test func keepsAnswersInRequestOrderBehindAFetch() async throws {
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        defer { for _ in 0..<10 { gate.signal() } }
+        upstream.setDefaultHandler { path in
+            _ = gate.wait(timeout: .now() + 60)
+            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
+            return .png(png, headers: [("Cache-Control", "max-age=600")])
+        }
+        try await TestServer.with(fixtures: true, { configuration in
+            configuration.catalog.add(try! Fixtures.style(named: "slow", upstream: upstream.baseURL))
+            configuration.fetchPolicy = FetchPolicy(totalTimeout: .seconds(60), fetchDeadline: .seconds(60))
+        }) { server in
+            let held = Fixtures.tilePath(tile)
+            let heldReply = try await server.get(held)
+            let fetched = Fixtures.tilePath(tile, style: "slow")
+            async let replies = HTTP.pipelined([fetched, held, "/healthz", held], port: server.port)
+            try await waitUntil("the upstream is asked for the tile") { !upstream.requests.isEmpty }
+            // Everything behind the fetch is in the server by now, and waits.
+            try await Task.sleep(for: .milliseconds(300))
+            gate.signal()
+            let answers = try await replies
+            #expect(answers.count == 4)
+            guard answers.count == 4 else { return }
+            let fetchedBytes = try Fixtures.tilePNG(tile)
+            #expect(answers[0].status == 200 && answers[0].body == fetchedBytes, "\(answers[0])")
+            #expect(answers[1].body == heldReply.body && answers[3].body == heldReply.body)
+            #expect(answers[2].header("Content-Type") == "application/json")
+            #expect(upstream.requests.count == 1)
         }
     }
 }

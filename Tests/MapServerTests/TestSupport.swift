@@ -23,16 +23,6 @@ import Glibc
 // - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
 // - image helpers to stitch tiles and compare pixels.
 
-// MARK: - Running blocking work
-
-/// Runs blocking work (socket I/O, waiting for a process) on a thread of its own, so that it never
-/// ties up one of Swift concurrency's few cooperative threads, which the in-process server needs.
-func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// Polls `condition` until it holds. The deadline only stops a broken test from hanging; no test
 /// asserts anything about how long a thing takes.
 func waitUntil(_ what: String, deadline seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
@@ -293,7 +283,7 @@ final class TestServer: Sendable {
     /// Starts `MapServerApp(configuration:)` and waits until it listens.
     static func start(_ configuration: MapServerConfiguration) async throws -> TestServer {
         Fixtures.keepLoopbackOffProxies()
-        let app = try MapServerApp(configuration: configuration)
+        let app = try await MapServerApp(configuration: configuration)
         let (ports, listening) = AsyncThrowingStream.makeStream(of: Int.self)
         let task = Task {
             do {

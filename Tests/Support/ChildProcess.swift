@@ -35,6 +35,15 @@ public func runPython(_ script: String, _ arguments: [String]) throws -> Command
     try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
 }
 
+/// Runs blocking work (socket I/O, waiting for a process) on a thread of its own, so that it never
+/// ties up one of Swift concurrency's few cooperative threads, which in-process servers and the
+/// tile store's waits resume on.
+public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 /// The environment every child process gets: this process's, with a proxy that refuses
 /// connections, so that nothing can reach a real tile server, except 127.0.0.1, where the tests'
 /// UpstreamSimulator listens. `overrides` then sets variables, or removes those mapped to nil.

@@ -39,15 +39,16 @@ public final class PostgresCluster: Sendable {
         return nil
     }
 
-    /// Makes the cluster and starts it. Throws `PostgresUnavailable` when PostgreSQL cannot run
+    /// Makes the cluster and starts it, with the server libraries `preloading` (such as
+    /// `pg_stat_statements`) loaded. Throws `PostgresUnavailable` when PostgreSQL cannot run
     /// here at all, and `TestSetupError` when it can but did not start.
-    public init() throws {
+    public init(preloading libraries: [String] = []) throws {
         programs = try Programs.found.get()
         folder = try TemporaryDirectory("postgres")
         password = UUID().uuidString.lowercased()
         do {
             port = try FreePort.find()
-            try initialise()
+            try initialise(preloading: libraries)
             try start()
         } catch {
             folder.remove()
@@ -114,16 +115,22 @@ public final class PostgresCluster: Sendable {
     /// `|`, with no headers. Throws with psql's message when it fails, on the first error.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres", password: String? = nil) throws -> String {
-        let result = try runProgram(
+        let result = try startPSQL(sql, database: database, password: password).waitForExit()
+        guard result.status == 0 else {
+            throw TestSetupError(description: "psql \(sql.prefix(80)): exit \(result.status): \(result.errorTail)")
+        }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts `psql` running `sql`, as `psql(_:database:password:)` does, in the background: for a
+    /// session that holds a lock while a test looks at what waits for it.
+    public func startPSQL(_ sql: String, database: String = "postgres", password: String? = nil) throws -> ChildProcess {
+        try ChildProcess.start(
             programs.psql,
             ["--host", "127.0.0.1", "--port", String(port), "--username", Self.user, "--dbname", database,
              "--no-psqlrc", "--no-align", "--tuples-only", "--quiet", "--set", "ON_ERROR_STOP=1", "--command", sql],
             in: folder.url, environment: ["PGPASSWORD": password ?? self.password, "PGCONNECT_TIMEOUT": "10"]
         )
-        guard result.status == 0 else {
-            throw TestSetupError(description: "psql \(sql.prefix(80)): exit \(result.status): \(result.errorTail)")
-        }
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     // MARK: - Making the cluster
@@ -132,7 +139,7 @@ public final class PostgresCluster: Sendable {
 
     /// `initdb` with the superuser's password from a file that is deleted straight after, then
     /// the settings that keep the server to 127.0.0.1 and this port.
-    private func initialise() throws {
+    private func initialise(preloading libraries: [String]) throws {
         let passwordFile = folder.path("password")
         try Data(password.utf8).write(to: URL(fileURLWithPath: passwordFile))
         try handToServerUser(folder.path)
@@ -151,6 +158,7 @@ public final class PostgresCluster: Sendable {
             fsync = off
             synchronous_commit = off
             full_page_writes = off
+            shared_preload_libraries = '\(libraries.joined(separator: ","))'
             """
         let configuration = try FileHandle(forWritingTo: URL(fileURLWithPath: dataPath + "/postgresql.conf"))
         defer { try? configuration.close() }

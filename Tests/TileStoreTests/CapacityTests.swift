@@ -19,11 +19,11 @@ struct CapacityTests {
         in world: UpstreamWorld, afterFlush: (CacheStatistics) -> Void
     ) async throws -> Set<TileID> {
         for (index, tile) in tiles.enumerated() {
-            #expect(await world.store.fill(tile) == .fetched)
+            #expect(await world.store.tile(tile).fill == .fetched)
             world.clock.advance(by: 1)
             if (index + 1) % 10 == 0 {
-                for favourite in favourites { #expect(world.store.tile(favourite).image != nil) }
-                try world.store.flush()
+                for favourite in favourites { #expect((await world.store.drawn(favourite)).image != nil) }
+                try await world.store.flush()
                 afterFlush(try world.reader().statistics(at: world.clock.now))
                 world.clock.advance(by: 1)
             }

@@ -26,8 +26,8 @@ import UpstreamSimulator
         try await expectFreed { engine }
     }
 
-    /// The last reference to a fetcher with a fetch in flight goes with that fetch, possibly on
-    /// the transfer thread itself: the thread must still stop, without waiting for itself.
+    /// The last reference to a fetcher with a fetch in flight goes with that fetch: the thread
+    /// must still stop once the fetch is over.
     @Test func aFetcherDroppedMidFetchStopsItsThreadAfterTheFetch() async throws {
         let upstream = try UpstreamSimulator()
         defer { upstream.stop() }
@@ -40,7 +40,10 @@ import UpstreamSimulator
         do {
             let fetcher = TileFetcher(policy: .fastTest(maxAttempts: 1))
             engine = fetcher.engine
-            fetcher.fetch(tile, from: source, validators: nil) { result in outcome.withLock { $0 = result } }
+            Task { [fetcher] in
+                let result = await fetcher.fetch(tile, from: source, validators: nil)
+                outcome.withLock { $0 = result }
+            }
         }
         try await expectFreed { engine }
         guard case .failed(let reason)? = outcome.withLock({ $0 }) else {

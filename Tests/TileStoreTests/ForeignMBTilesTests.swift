@@ -25,9 +25,9 @@ struct ForeignMBTilesTests {
     }
 
     /// Checks that the store draws every tile of the block in its own colour.
-    static func expectBlockDrawn(by store: TileStore, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectBlockDrawn(by store: TileStore, sourceLocation: SourceLocation = #_sourceLocation) async {
         for tile in block {
-            let lookup = store.tile(tile)
+            let lookup = await store.drawn(tile)
             #expect(lookup.image?.pixel(x: 128, y: 128) == SimulatedTiles.colour(for: tile),
                     "\(tile): \(lookup.missingTile.map(\.description) ?? "a tile of the wrong colour")", sourceLocation: sourceLocation)
         }
@@ -43,17 +43,17 @@ struct ForeignMBTilesTests {
             let before = try FileSnapshot(path)
 
             let cache = try MBTilesCache(openingExisting: path)
-            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8))
-            let fills = await store.fill(Self.block + [Self.absent])
+            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache))
+            let fills = await store.fills(Self.block + [Self.absent])
             #expect(Self.block.allSatisfy { fills[$0] == .cached }, "\(fills)")
             #expect(fills[Self.absent] == .missing(MissingTile(tile: Self.absent, reason: .notCached)))
-            Self.expectBlockDrawn(by: store)
+            await Self.expectBlockDrawn(by: store)
             #expect(try cache.freshness(for: Self.block[0]) == nil)
             let statistics = try cache.statistics(at: Date())
             #expect(statistics.tileCount == 4 && statistics.untrackedCount == 4 && statistics.expiredCount == 0, "\(statistics)")
             let found = try cache.layout()
             #expect(found.tilesIsView == layout.tilesAsView && found.hasMetadata == (layout.metadata != nil) && !found.hasFreshnessTables, "\(found)")
-            try store.flush()
+            try await store.flush()
 
             #expect(try FileSnapshot(path) == before, "reading changed the file or left files beside it")
         }
@@ -93,25 +93,25 @@ struct ForeignMBTilesTests {
         let before = try FileSnapshot(path)
         let clock = world.clock
         let store = TileStore(
-            source: world.source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: false)), decodedTiles: LRUCache(capacity: 8),
+            source: world.source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: false)),
             fetcher: world.fetcher, clock: { clock.now }
         )
 
-        let cached = await store.fill(Self.block)
+        let cached = await store.fills(Self.block)
         #expect(cached.values.allSatisfy { $0 == .cached }, "\(cached)")
-        try store.flush()
+        try await store.flush()
         #expect(try FileSnapshot(path).bytes == before.bytes, "drawing cached tiles wrote to the file")
         #expect(world.upstream.requests.isEmpty, "tiles with no freshness record never expire, so are never asked for")
 
-        #expect(await store.fill(Self.absent) == .fetched)
-        try store.flush()
+        #expect(await store.tile(Self.absent).fill == .fetched)
+        try await store.flush()
         let tables = Set(try RawSQLite.query(path, "SELECT name FROM sqlite_master WHERE type = 'table'").map(\.[0]))
         #expect(tables.isSuperset(of: ["tiles", "metadata", "mapframe_tile_state", "mapframe_missing_tiles"]), "\(tables)")
         let metadata = Dictionary(uniqueKeysWithValues: try RawSQLite.query(path, "SELECT name, value FROM metadata").map { ($0[0], $0[1]) })
         #expect(metadata["name"] == (layout.metadata?["name"] ?? world.source.title), "\(metadata)")
         #expect(metadata["format"] == "png" && metadata["maxzoom"] == "16", "\(metadata)")
         #expect(try RawSQLite.query(path, "SELECT count(*) FROM mapframe_tile_state") == [["1"]], "only the fetched tile has a freshness record")
-        Self.expectBlockDrawn(by: store)
+        await Self.expectBlockDrawn(by: store)
     }
 
     @Test("a view over map and images cannot be written: a fetched tile is reported not stored, saying why, and the file is untouched")
@@ -123,17 +123,17 @@ struct ForeignMBTilesTests {
         let cache = try MBTilesCache(openingExisting: path, readOnly: false)
         #expect(cache.readOnlyReason?.contains("view") == true, "\(cache.readOnlyReason ?? "writable")")
         let clock = world.clock
-        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
+        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), fetcher: world.fetcher, clock: { clock.now })
 
-        #expect(await store.fill(Self.block).values.allSatisfy { $0 == .cached })
-        let missing = try #require(await store.fill(Self.absent).missing, "the tile cannot have been stored")
+        #expect(await store.fills(Self.block).values.allSatisfy { $0 == .cached })
+        let missing = try #require(await store.tile(Self.absent).fill.missing, "the tile cannot have been stored")
         guard case .notStored(let message) = missing.reason else {
             Issue.record("expected not stored, got \(missing)")
             return
         }
         #expect(message.contains(path) && message.contains("cannot be written") && message.contains("view"), "\(message)")
-        Self.expectBlockDrawn(by: store)
-        try store.flush()
+        await Self.expectBlockDrawn(by: store)
+        try await store.flush()
         #expect(throws: CacheError.readOnly(path: path, reason: cache.readOnlyReason ?? "")) { try cache.setMetadata(["name": "x"]) }
         #expect(try FileSnapshot(path) == before)
     }
@@ -167,12 +167,12 @@ struct ForeignMBTilesTests {
         let reason = try #require(cache.readOnlyReason, "a read-only \(lock) was opened for writing")
         #expect(reason.contains(lock == .file ? "the file" : "its folder"), "\(reason)")
         let clock = world.clock
-        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8), fetcher: world.fetcher, clock: { clock.now })
-        #expect(await store.fill(Self.block).values.allSatisfy { $0 == .cached })
-        Self.expectBlockDrawn(by: store)
-        let missing = await store.fill(Self.absent).missing
+        let store = TileStore(source: world.source, cache: MBTilesBackend(cache), fetcher: world.fetcher, clock: { clock.now })
+        #expect(await store.fills(Self.block).values.allSatisfy { $0 == .cached })
+        await Self.expectBlockDrawn(by: store)
+        let missing = await store.tile(Self.absent).fill.missing
         #expect(missing?.description.contains("not stored: cache: \(path) cannot be written") == true, "\(missing.map(\.description) ?? "stored")")
-        try store.flush()
+        try await store.flush()
         #expect(throws: CacheError.readOnly(path: path, reason: reason)) { try cache.store(Data([1]), for: Self.absent) }
         #expect(throws: CacheError.readOnly(path: path, reason: reason)) { try cache.purge(fetchedBefore: .distantFuture) }
         #expect(try cache.integrityCheck() == "ok")
@@ -230,18 +230,18 @@ struct ForeignMBTilesTests {
             let victim = Self.block[0]
             try ForeignMBTiles.setTileData(of: victim, in: path, toSQL: value.sql)
             let cache = try MBTilesCache(openingExisting: path)
-            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache), decodedTiles: LRUCache(capacity: 8))
+            let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache))
 
-            guard case .undecodable(let message)? = store.tile(victim).missingReason else {
-                Issue.record("\(value.sql) was not reported undecodable: \(store.tile(victim))")
+            guard case .undecodable(let message)? = (await store.drawn(victim)).missingReason else {
+                Issue.record("\(value.sql) was not reported undecodable")
                 return
             }
             #expect(message.contains(value.mentions), "\(message)")
             #expect(throws: CacheError.unusableTile(path: path, tile: victim, reason: message)) { try cache.tileData(for: victim) }
-            #expect(try store.storedTile(victim) == nil, "the server must never send it")
-            let fill = await store.fill(victim)
-            #expect(fill.missing?.reason.isFailure == false, "nothing failed: the cache has no usable tile: \(fill)")
-            for tile in Self.block.dropFirst() { #expect(store.tile(tile).image != nil) }
+            let supplied = await store.tile(victim)
+            #expect(supplied.stored == nil, "the server must never send it")
+            #expect(supplied.fill.missing?.reason.isFailure == false, "nothing failed: the cache has no usable tile: \(supplied.fill)")
+            for tile in Self.block.dropFirst() { #expect((await store.drawn(tile)).image != nil) }
             let corrupt = try cache.corruptTiles(checkingWith: TileDecoder(tileSize: 256), delete: false)
             #expect(corrupt.map(\.tile) == [victim] && corrupt.map(\.reason) == [message], "\(corrupt)")
         }
@@ -251,11 +251,11 @@ struct ForeignMBTilesTests {
     func textTileIsReplaced() async throws {
         let world = try UpstreamWorld()
         let tile = Self.block[0]
-        #expect(await world.store.fill(tile) == .fetched)
+        #expect(await world.store.tile(tile).fill == .fetched)
         try ForeignMBTiles.setTileData(of: tile, in: world.cachePath, toSQL: "'not a tile'")
-        #expect(await world.store.fill(tile) == .fetched)
+        #expect(await world.store.tile(tile).fill == .fetched)
         #expect(world.requests(for: tile).count == 2)
         #expect(try RawSQLite.query(world.cachePath, "SELECT typeof(tile_data) FROM tiles") == [["blob"]])
-        try world.expectCached(tile, bytes: SimulatedTiles.png(for: tile))
+        try await world.expectCached(tile, bytes: SimulatedTiles.png(for: tile))
     }
 }

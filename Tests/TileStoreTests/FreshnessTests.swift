@@ -55,19 +55,19 @@ struct FreshnessTests {
     @Test("the stored expiry follows the response headers, and the store asks again only once it passes", arguments: lifetimeCases)
     func lifetime(_ lifetimeCase: LifetimeCase) async throws {
         let world = try UpstreamWorld(tileHeaders: lifetimeCase.headers)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         let freshness = try #require(try world.cached(Self.tile).freshness)
         #expect(freshness.fetchedAt == TestClock.start, "fetchedAt is the store's clock")
         #expect(freshness.expiresAt == freshness.fetchedAt + lifetimeCase.lifetime)
 
         if lifetimeCase.lifetime > 0 {
             world.clock.advance(by: lifetimeCase.lifetime - 1)
-            #expect(await world.store.fill(Self.tile) == .cached)
+            #expect(await world.store.tile(Self.tile).fill == .cached)
             #expect(world.requests(for: Self.tile).count == 1)
             world.clock.advance(by: 1)
         }
         // Expired now: the store asks again (these responses carry no validators, so a full 200).
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(world.requests(for: Self.tile).count == 2)
     }
 
@@ -91,13 +91,13 @@ struct FreshnessTests {
     func revalidates(_ validatorCase: ValidatorCase) async throws {
         let world = try UpstreamWorld(tileHeaders: [(validatorCase.validator.name, validatorCase.validator.value), ("Cache-Control", "max-age=60")])
         let bytes = try SimulatedTiles.png(for: Self.tile)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         let first = try #require(try world.cached(Self.tile).freshness)
         let storedValidator = validatorCase.validator.name == "ETag" ? first.etag : first.lastModified
         #expect(storedValidator == validatorCase.validator.value)
 
         world.clock.advance(by: 61)
-        #expect(await world.store.fill(Self.tile) == .revalidated)
+        #expect(await world.store.tile(Self.tile).fill == .revalidated)
         let requests = world.requests(for: Self.tile)
         #expect(requests.count == 2)
         #expect(requests.last?.headers[validatorCase.conditionalHeader] == validatorCase.validator.value)
@@ -108,10 +108,10 @@ struct FreshnessTests {
         #expect(revalidated.fetchedAt == world.clock.now)
         #expect(revalidated.expiresAt == world.clock.now + 60, "the 304's max-age counts from the revalidation")
         #expect(revalidated.etag == first.etag && revalidated.lastModified == first.lastModified, "the validators are kept")
-        try world.expectCached(Self.tile, bytes: bytes)
+        try await world.expectCached(Self.tile, bytes: bytes)
 
         // Fresh again, by the store's clock: no request.
-        #expect(await world.store.fill(Self.tile) == .cached)
+        #expect(await world.store.tile(Self.tile).fill == .cached)
         #expect(world.requests(for: Self.tile).count == 2)
     }
 
@@ -121,11 +121,11 @@ struct FreshnessTests {
         let path = upstreamPath(Self.tile)
         let bytes = try SimulatedTiles.png(for: Self.tile)
         world.upstream.setResponse(.png(bytes, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")]), for: path)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         // From now on the upstream's answers, and so its 304s, carry no Cache-Control or Expires.
         world.upstream.setResponse(.png(bytes, headers: [("ETag", "\"v1\"")]), for: path)
         world.clock.advance(by: 61)
-        #expect(await world.store.fill(Self.tile) == .revalidated)
+        #expect(await world.store.tile(Self.tile).fill == .revalidated)
         let revalidated = try #require(try world.cached(Self.tile).freshness)
         #expect(revalidated.expiresAt == world.clock.now + 60, "not the 7-day default")
     }
@@ -135,15 +135,15 @@ struct FreshnessTests {
         let world = try UpstreamWorld()
         let path = upstreamPath(Self.tile)
         world.upstream.setResponse(.png(try SimulatedTiles.png(for: Self.tile, version: 1), headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")]), for: path)
-        #expect(await world.store.fill(Self.tile) == .fetched)
-        #expect(world.store.tile(Self.tile).image?.pixel(x: 128, y: 128) == SimulatedTiles.colour(for: Self.tile, version: 1))
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
+        #expect((await world.store.drawn(Self.tile)).image?.pixel(x: 128, y: 128) == SimulatedTiles.colour(for: Self.tile, version: 1))
 
         let newBytes = try SimulatedTiles.png(for: Self.tile, version: 2)
         world.upstream.setResponse(.png(newBytes, headers: [("ETag", "\"v2\""), ("Cache-Control", "max-age=60")]), for: path)
         world.clock.advance(by: 61)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(world.requests(for: Self.tile).last?.headers["if-none-match"] == "\"v1\"")
         #expect(try world.cached(Self.tile).freshness?.etag == "\"v2\"")
-        try world.expectCached(Self.tile, bytes: newBytes)
+        try await world.expectCached(Self.tile, bytes: newBytes)
     }
 }

@@ -15,9 +15,9 @@ struct MBTilesConformanceTests {
     /// A world whose cache holds the block and the parent, fetched and flushed.
     static func filledWorld() async throws -> UpstreamWorld {
         let world = try UpstreamWorld()
-        let fills = await world.store.fill(block + [parent])
+        let fills = await world.store.fills(block + [parent])
         #expect(fills.count == block.count + 1 && fills.values.allSatisfy { $0 == .fetched }, "\(fills)")
-        try world.store.flush()
+        try await world.store.flush()
         return world
     }
 

@@ -16,7 +16,7 @@ struct SecretTests {
     @Test("the key is sent to the upstream in the query")
     func keyReachesUpstream() async throws {
         let world = try UpstreamWorld(style: Self.keyedStyle, environment: Self.environment)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(world.requests(for: Self.tile).map(\.query) == ["apikey=\(Self.key)"])
     }
 
@@ -44,10 +44,10 @@ struct SecretTests {
             if let fault = failure.fault { world.inject(fault, for: tile, times: 3) }
         }
 
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
-        let stale = try #require(await world.store.fill(expired).staleMessage)
-        let lookupDescription = world.store.tile(Self.tile).missingTile?.description
+        let stale = try #require(await world.store.tile(expired).fill.staleMessage)
+        let lookupDescription = (await world.store.drawn(Self.tile)).missingTile?.description
         for text in [message, missing.description, stale] + [lookupDescription].compactMap({ $0 }) {
             #expect(!text.contains(Self.key), "the key leaked: \(text)")
         }
@@ -65,9 +65,9 @@ struct SecretTests {
         let tiles = (0..<4).map { TileID(z: 16, x: 32790 + $0, y: 21586) }
         world.inject(.status(403), for: tiles[2])
         world.inject(.status(500), for: tiles[3], times: 3)
-        let fills = await [world.store.fill(tiles[0]), world.store.fill(tiles[1]), world.store.fill(tiles[2]), world.store.fill(tiles[3])]
+        let fills = await [world.store.tile(tiles[0]).fill, world.store.tile(tiles[1]).fill, world.store.tile(tiles[2]).fill, world.store.tile(tiles[3]).fill]
         #expect(fills.filter { $0 == .fetched }.count == 2)
-        try world.store.flush()
+        try await world.store.flush()
 
         let files = try FileManager.default.contentsOfDirectory(atPath: world.directory.path)
         #expect(files.contains { $0.hasSuffix("-wal") }, "the check should cover the WAL: \(files)")
@@ -81,10 +81,10 @@ struct SecretTests {
     func missingKeyVariable() async throws {
         let world = try UpstreamWorld(style: Self.keyedStyle, environment: [:])
         #expect(throws: MissingAPIKey.self) { try world.source.url(for: Self.tile, environment: [:]) }
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
         #expect(message == "style sim needs an API key: set the environment variable KEY_VAR")
         #expect(world.upstream.requests.isEmpty)
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
     }
 }

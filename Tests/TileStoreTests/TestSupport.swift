@@ -63,7 +63,11 @@ func randomBytes(count: Int, seed: UInt64 = 0x5EED) -> Data {
     })
 }
 
-extension TileLookup {
+/// A tile as a frame would draw it: decoded, or missing with the reason.
+enum DrawnTile {
+    case image(RasterImage)
+    case missing(MissingTile)
+
     /// The missing tile, or nil when it was decoded.
     var missingTile: MissingTile? {
         if case .missing(let missing) = self { return missing }
@@ -77,9 +81,32 @@ extension TileLookup {
     }
 
     /// Why the tile is missing, or nil when it was decoded.
-    var missingReason: MissingTile.Reason? {
-        if case .missing(let missing) = self { return missing.reason }
-        return nil
+    var missingReason: MissingTile.Reason? { missingTile?.reason }
+}
+
+extension TileStore {
+    /// Has several tiles at once (each once), as a frame asks for its tiles, and says how each
+    /// was come by.
+    func fills(_ ids: [TileID]) async -> [TileID: TileFill] {
+        await withTaskGroup(of: (TileID, TileFill).self) { group in
+            for id in Set(ids) { group.addTask { (id, await self.tile(id).fill) } }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    /// A tile as a frame draws it: supplied, then decoded (as the frame pipeline does on a render
+    /// thread), or why it is missing.
+    func drawn(_ id: TileID) async -> DrawnTile {
+        let supplied = await tile(id)
+        guard let stored = supplied.stored else {
+            if case .missing(let missing) = supplied.fill { return .missing(missing) }
+            return .missing(MissingTile(tile: id, reason: .notCached))
+        }
+        do {
+            return .image(try source.tileDecoder.decode(stored.data))
+        } catch {
+            return .missing(MissingTile(tile: id, reason: .undecodable(error.description)))
+        }
     }
 }
 
@@ -222,8 +249,6 @@ final class UpstreamWorld: Sendable {
     let clock: TestClock
     let fetcher: TileFetcher
     let store: TileStore
-    /// The store's decoded-tile memory, to see what it holds.
-    let decodedTiles: LRUCache<DecodedTileKey, RasterImage>
     let directory: URL
 
     /// - Parameters:
@@ -246,17 +271,15 @@ final class UpstreamWorld: Sendable {
         let clock = TestClock()
         self.clock = clock
         fetcher = TileFetcher(policy: policy, userAgentOverridden: userAgentOverridden, environment: environment)
-        let decodedTiles = LRUCache<DecodedTileKey, RasterImage>(capacity: TileStore.defaultMemoryCapacity)
-        self.decodedTiles = decodedTiles
         let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sim.mbtiles").path)
         if fullCache { try cache.fillUp() }
         store = TileStore(
-            source: source, cache: MBTilesBackend(cache), decodedTiles: decodedTiles, fetcher: fetcher, capacity: capacity, clock: { clock.now }
+            source: source, cache: MBTilesBackend(cache), fetcher: fetcher, capacity: capacity, clock: { clock.now }
         )
     }
 
     deinit {
-        fetcher.shutdown()
+        // The transfer thread stops by itself once the fetcher is gone.
         upstream.stop()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -295,11 +318,17 @@ final class UpstreamWorld: Sendable {
         return bytes
     }
 
+    /// The tile as a frame drawing from the cache alone would have it: the store over the file,
+    /// with no upstream, so that looking never fetches.
+    func drawnFromCache(_ tile: TileID) async throws -> DrawnTile {
+        await TileStore(source: source, cache: MBTilesBackend(try reader()), clock: { [clock] in clock.now }).drawn(tile)
+    }
+
     /// Checks that the cache holds exactly `bytes` for `tile` and that the store hands those
     /// pixels to a frame. (How a frame draws what the store hands it is MapRenderTests' concern.)
-    func expectCached(_ tile: TileID, bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectCached(_ tile: TileID, bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         #expect(try cached(tile).bytes == bytes, "the cache should hold the expected bytes for \(tile)", sourceLocation: sourceLocation)
-        let lookup = store.tile(tile)
+        let lookup = try await drawnFromCache(tile)
         let expected = try PNGCodec.decode(bytes).pixel(x: 128, y: 128)
         #expect(lookup.missingTile == nil, "\(lookup.missingTile.map(\.description) ?? "")", sourceLocation: sourceLocation)
         #expect(lookup.image?.pixel(x: 128, y: 128) == expected, "the store should hand out \(tile)'s pixels", sourceLocation: sourceLocation)
@@ -307,9 +336,9 @@ final class UpstreamWorld: Sendable {
 
     /// Checks that the cache holds nothing for `tile` (no bytes, no freshness row) and that the
     /// store reports it missing, which a frame draws as plain grey.
-    func expectNothingCached(_ tile: TileID, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectNothingCached(_ tile: TileID, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let cached = try cached(tile)
         #expect(cached.bytes == nil && cached.freshness == nil, "nothing should be stored for \(tile)", sourceLocation: sourceLocation)
-        #expect(store.tile(tile).missingTile?.tile == tile, "\(tile) should be reported missing", sourceLocation: sourceLocation)
+        #expect(try await drawnFromCache(tile).missingTile?.tile == tile, "\(tile) should be reported missing", sourceLocation: sourceLocation)
     }
 }

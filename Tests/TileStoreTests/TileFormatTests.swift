@@ -40,9 +40,9 @@ struct TileFormatTests {
         let world = try UpstreamWorld()
         let bytes = try encoding.encode(Self.picture)
         world.upstream.setResponse(.image(bytes, contentType: encoding.contentType), for: upstreamPath(Self.tile))
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(try world.cached(Self.tile).bytes == bytes, "the tile is stored as it was sent")
-        let image = try #require(world.store.tile(Self.tile).image, "the stored tile should be drawn")
+        let image = try #require((await world.store.drawn(Self.tile)).image, "the stored tile should be drawn")
         let worst = TestPictures.largestChannelDifference(image, Self.picture)
         #expect(worst <= encoding.tolerance, "a channel differs by \(worst)")
     }
@@ -51,8 +51,8 @@ struct TileFormatTests {
     func metadataNamesTheFormat(_ encoding: Encoding) async throws {
         let world = try UpstreamWorld()
         world.upstream.setResponse(.image(try encoding.encode(Self.picture), contentType: encoding.contentType), for: upstreamPath(Self.tile))
-        #expect(await world.store.fill(Self.tile) == .fetched)
-        try world.store.flush()
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
+        try await world.store.flush()
         #expect(try RawSQLite.query(world.cachePath, "SELECT value FROM metadata WHERE name = 'format'") == [[encoding.mbtilesFormat]])
     }
 
@@ -79,9 +79,9 @@ struct TileFormatTests {
         world.upstream.setResponse(.image(webp, contentType: "image/png"), for: upstreamPath(Self.tile))
         world.upstream.setResponse(.image(png, contentType: "image/jpeg"), for: upstreamPath(neighbour))
         for (tile, bytes) in [(Self.tile, webp), (neighbour, png)] {
-            #expect(await world.store.fill(tile) == .fetched)
+            #expect(await world.store.tile(tile).fill == .fetched)
             #expect(try world.cached(tile).bytes == bytes)
-            let image = try #require(world.store.tile(tile).image)
+            let image = try #require((await world.store.drawn(tile)).image)
             #expect(TestPictures.largestChannelDifference(image, Self.picture) == 0)
         }
     }

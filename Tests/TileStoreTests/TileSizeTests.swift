@@ -45,24 +45,22 @@ struct TileSizeTests {
         let goodFreshness = try world.cached(Self.tile).freshness
         world.upstream.setResponse(.png(size.png), for: upstreamPath(Self.tile))
 
-        let message = try #require(await world.store.fill(Self.tile).staleMessage, "the fill should fail and serve the copy")
+        let message = try #require(await world.store.tile(Self.tile).fill.staleMessage, "the fill should fail and serve the copy")
         Self.expectNamesSizes(message, size)
         #expect(world.requests(for: Self.tile).count == 1, "a wrong-sized image is not worth asking again at once")
         #expect(try world.cached(Self.tile).bytes == good, "the good tile must be kept byte for byte")
         #expect(try world.cached(Self.tile).freshness == goodFreshness)
-        #expect(world.decodedTiles.count == 0, "the wrong-sized image must not be held decoded")
-        try world.expectCached(Self.tile, bytes: good)
+        try await world.expectCached(Self.tile, bytes: good)
     }
 
     @Test("a wrong-sized answer with nothing cached fails the fill and stores nothing", arguments: wrongSizes)
     func wrongSizeWithoutCopy(_ size: WrongSize) async throws {
         let world = try UpstreamWorld()
         world.upstream.setResponse(.png(size.png), for: upstreamPath(Self.tile))
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
         Self.expectNamesSizes(message, size)
-        #expect(world.decodedTiles.count == 0, "the wrong-sized image must not be held decoded")
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
     }
 
     @Test("a retina-sized (512 px) answer is a tile like any other")
@@ -70,7 +68,7 @@ struct TileSizeTests {
         let world = try UpstreamWorld()
         let retina = try RasterImage(width: 512, height: 512, filledWith: RGBA(red: 10, green: 20, blue: 30)).pngData()
         world.upstream.setResponse(.png(retina), for: upstreamPath(Self.tile))
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(try world.cached(Self.tile).bytes == retina)
     }
 
@@ -79,14 +77,13 @@ struct TileSizeTests {
         let world = try UpstreamWorld()
         try MBTilesCache(openingExisting: world.cachePath, readOnly: false).store(size.png, for: Self.tile)
 
-        let reason = try #require(world.store.tile(Self.tile).missingReason, "a \(size.testDescription) tile was drawn")
+        let reason = try #require((await world.store.drawn(Self.tile)).missingReason, "a \(size.testDescription) tile was drawn")
         guard case .undecodable(let message) = reason else {
             Issue.record("reported as \(reason), not undecodable")
             return
         }
         Self.expectNamesSizes(message, size)
-        #expect(world.decodedTiles.count == 0, "the wrong-sized image must not be held decoded")
-        #expect(world.store.tile(Self.tile).missingTile?.tile == Self.tile, "asked again, it is still reported missing")
+        #expect((await world.store.drawn(Self.tile)).missingTile?.tile == Self.tile, "asked again, it is still reported missing")
         #expect(try world.cached(Self.tile).bytes == size.png, "reading must not change the cache")
     }
 

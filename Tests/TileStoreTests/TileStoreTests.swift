@@ -5,7 +5,7 @@ import MapGeometry
 import Testing
 import TileStore
 
-@Suite("Serving decoded tiles")
+@Suite("Tiles from the cache, as a frame decodes them")
 struct TileStoreTests {
     static let good = TileID(z: 16, x: 32793, y: 21586)
     static let neighbour = TileID(z: 16, x: 32794, y: 21586)
@@ -14,34 +14,36 @@ struct TileStoreTests {
     static let neighbourColour = RGBA(red: 170, green: 211, blue: 223)
 
     /// A cache with two good tiles and one tile holding `brokenBytes`, and a store over it.
-    static func withStore(brokenBytes: Data?, _ body: (TileStore, String) throws -> Void) throws {
-        try withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("tiles.mbtiles").path
+    static func withStore(brokenBytes: Data?, _ body: (TileStore, String) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory("tiles")
+        defer { directory.remove() }
+        do {
+            let path = directory.path("tiles.mbtiles")
             let writer = try MBTilesCache(creatingIfNeeded: path)
             try writer.store(solidTilePNG(goodColour), for: good)
             try writer.store(solidTilePNG(neighbourColour), for: neighbour)
             if let brokenBytes { try writer.store(brokenBytes, for: broken) }
             let source = try #require(StyleCatalog.builtin["osm"])
-            let store = TileStore(source: source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path)), decodedTiles: LRUCache(capacity: 8))
-            try body(store, path)
+            let store = TileStore(source: source, cache: MBTilesBackend(try MBTilesCache(openingExisting: path)))
+            try await body(store, path)
         }
     }
 
     @Test("a tile that is not in the cache is missing as notCached")
-    func notCached() throws {
-        try Self.withStore(brokenBytes: nil) { store, _ in
-            #expect(store.tile(Self.broken).missingReason == .notCached)
-            #expect(store.tile(TileID(z: 5, x: 1, y: 1)).missingReason == .notCached)
+    func notCached() async throws {
+        try await Self.withStore(brokenBytes: nil) { store, _ in
+            #expect((await store.drawn(Self.broken)).missingReason == .notCached)
+            #expect((await store.drawn(TileID(z: 5, x: 1, y: 1))).missingReason == .notCached)
         }
     }
 
     @Test("stored tiles decode to their pixels")
-    func decodesGoodTiles() throws {
-        try Self.withStore(brokenBytes: nil) { store, _ in
-            let image = try #require(store.tile(Self.good).image)
+    func decodesGoodTiles() async throws {
+        try await Self.withStore(brokenBytes: nil) { store, _ in
+            let image = try #require((await store.drawn(Self.good)).image)
             #expect(image.width == 256 && image.height == 256)
             #expect(image.pixel(x: 0, y: 0) == Self.goodColour && image.pixel(x: 255, y: 255) == Self.goodColour)
-            #expect(store.tile(Self.neighbour).image?.pixel(x: 128, y: 128) == Self.neighbourColour)
+            #expect((await store.drawn(Self.neighbour)).image?.pixel(x: 128, y: 128) == Self.neighbourColour)
         }
     }
 
@@ -56,15 +58,15 @@ struct TileStoreTests {
     }()
 
     @Test("a corrupt blob is missing as undecodable; other tiles and the file are untouched", arguments: corruptBlobs)
-    func corruptTile(name: String, bytes: Data) throws {
-        try Self.withStore(brokenBytes: bytes) { store, path in
+    func corruptTile(name: String, bytes: Data) async throws {
+        try await Self.withStore(brokenBytes: bytes) { store, path in
             let before = try RawSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
-            let reason = try #require(store.tile(Self.broken).missingReason, "\(name) decoded as an image")
+            let reason = try #require((await store.drawn(Self.broken)).missingReason, "\(name) decoded as an image")
             #expect(reason.isUndecodable, "\(name): \(reason)")
             // Asking again gives the same answer: a failure is never cached as an image.
-            #expect(store.tile(Self.broken).missingReason?.isUndecodable == true)
-            #expect(store.tile(Self.good).image?.pixel(x: 10, y: 10) == Self.goodColour)
-            #expect(store.tile(Self.neighbour).image?.pixel(x: 10, y: 10) == Self.neighbourColour)
+            #expect((await store.drawn(Self.broken)).missingReason?.isUndecodable == true)
+            #expect((await store.drawn(Self.good)).image?.pixel(x: 10, y: 10) == Self.goodColour)
+            #expect((await store.drawn(Self.neighbour)).image?.pixel(x: 10, y: 10) == Self.neighbourColour)
             let after = try RawSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
             #expect(after == before, "reading must not change the cache")
             #expect(after.count == 3)
@@ -177,12 +179,12 @@ struct LRUCacheTests {
 
     @Test("decoded tiles cost their pixel bytes: a tile memory stays within its byte budget")
     func decodedTileBudget() {
-        let budget = DecodedTileBudget(tiles: 64, bytes: 1 << 20)
-        let cache = LRUCache<DecodedTileKey, RasterImage>(capacity: budget)
+        let budget = 1 << 20
+        let cache = LRUCache<TileID, RasterImage>(capacity: 64, maxBytes: budget) { $0.byteCount }
         for x in 0..<10 {
             let side = x.isMultiple(of: 2) ? 256 : 512
-            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: DecodedTileKey(cache: "t", tile: TileID(z: 10, x: x, y: 0)))
-            #expect(cache.bytes <= budget.bytes, "\(cache.bytes) bytes held after \(x + 1) tiles; the budget is \(budget.bytes)")
+            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: TileID(z: 10, x: x, y: 0))
+            #expect(cache.bytes <= budget, "\(cache.bytes) bytes held after \(x + 1) tiles; the budget is \(budget)")
         }
         // The last tile is 512 px: 1 MiB, the whole budget.
         #expect(cache.count == 1 && cache.bytes == 512 * 512 * 4)

@@ -41,10 +41,10 @@ struct UpstreamFaultTests {
     func failureWithoutCopy(_ trouble: Trouble) async throws {
         let world = try UpstreamWorld(policy: .fastTest(maxAttempts: trouble.tries))
         try trouble.start(world)
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
         #expect(message.contains(trouble.mentions), "\(message)")
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
     }
 
     @Test("with an expired copy, the copy is served stale and kept byte for byte", arguments: troubles)
@@ -53,9 +53,9 @@ struct UpstreamFaultTests {
         let old = try world.seedExpiredCopy(of: Self.tile, version: 0)
         let oldFreshness = try world.cached(Self.tile).freshness
         try trouble.start(world)
-        let message = try #require(await world.store.fill(Self.tile).staleMessage)
+        let message = try #require(await world.store.tile(Self.tile).fill.staleMessage)
         #expect(message.contains(trouble.mentions), "\(message)")
-        try world.expectCached(Self.tile, bytes: old)
+        try await world.expectCached(Self.tile, bytes: old)
         #expect(try world.cached(Self.tile).freshness == oldFreshness, "a failure must not extend the copy's life")
         // The upstream's current version has another colour, so the store really hands out the copy.
         #expect(SimulatedTiles.colour(for: Self.tile, version: 0) != SimulatedTiles.colour(for: Self.tile))
@@ -68,8 +68,8 @@ struct UpstreamFaultTests {
         world.upstream.setResponse(.png(bytes), for: upstreamPath(Self.tile))
         // About a second, in twenty pieces.
         world.inject(.slowDrip(bytesPerSecond: bytes.count), for: Self.tile)
-        #expect(await world.store.fill(Self.tile) == .fetched)
+        #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(world.requests(for: Self.tile).count == 1)
-        try world.expectCached(Self.tile, bytes: bytes)
+        try await world.expectCached(Self.tile, bytes: bytes)
     }
 }

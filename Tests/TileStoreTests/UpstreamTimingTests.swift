@@ -5,13 +5,12 @@ import TileStore
 import UpstreamSimulator
 
 extension TileStore {
-    /// Fills a tile, timed from the call to the completion handler: not to when the waiting
-    /// task resumes, which on a machine busy with other tests can be seconds later.
+    /// Has a tile, timed from the call until the answer (on a machine busy with other tests,
+    /// the answer may take a while to be resumed: the bounds below leave room for it).
     func timedFill(_ id: TileID) async -> (fill: TileFill, elapsed: Duration) {
         let started = ContinuousClock.now
-        return await withCheckedContinuation { continuation in
-            fill(id) { fill in continuation.resume(returning: (fill, ContinuousClock.now - started)) }
-        }
+        let fill = await tile(id).fill
+        return (fill, ContinuousClock.now - started)
     }
 }
 
@@ -39,7 +38,7 @@ struct UpstreamTimingTests {
         #expect(world.requests(for: Self.tile).count == 1, "a timeout should not be tried again")
         #expect(elapsed <= policy.totalTimeout + Self.slack, "took \(elapsed); allowed the \(policy.totalTimeout) timeout and \(Self.slack) to spare")
         #expect(elapsed <= policy.fetchDeadline + Self.slack, "took \(elapsed); allowed the \(policy.fetchDeadline) deadline and \(Self.slack) to spare")
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
     }
 
     @Test("tiles asked for at once against a hung upstream are each sent before they time out", arguments: [1, 2])
@@ -70,7 +69,7 @@ struct UpstreamTimingTests {
     func refusedConnection() async throws {
         let refusing = try RefusingPort()
         let world = try UpstreamWorld(style: SimulatedStyle(baseURL: refusing.baseURL))
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
         #expect(message.contains("connection refused") && message.contains("after 3 tries"), "\(message)")
     }
@@ -90,11 +89,11 @@ struct UpstreamTimingTests {
     func droppedConnection(_ drop: Drop) async throws {
         let world = try UpstreamWorld()
         world.inject(drop.fault, for: Self.tile, times: 3)
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let message = try #require(missing.reason.fetchFailureMessage, "\(missing)")
         #expect(message.contains(drop.mentions) && message.contains("after 3 tries"), "\(message)")
         #expect(world.requests(for: Self.tile).count == 3)
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
     }
 
     @Test("a slow failing upstream is tried again only within the fetch's deadline")

@@ -2,6 +2,7 @@ import Foundation
 import MapFrameTestSupport
 import MapGeometry
 import Testing
+import GRDB
 @testable import TileStore
 import UpstreamSimulator
 
@@ -9,9 +10,10 @@ extension MBTilesCache {
     /// Makes the file full as this connection sees it: it may add no page to the file, so each
     /// of its writes that needs one fails with SQLITE_FULL, as when the disk is full.
     func fillUp() throws {
-        let pages = try connection.prepare("PRAGMA page_count")
-        _ = try pages.step()
-        try connection.execute("PRAGMA max_page_count = \(pages.int(at: 0))")
+        try write("fill the file up") { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+        }
     }
 }
 
@@ -33,18 +35,18 @@ struct WriteFailureTests {
     func diskFullWithoutCopy() async throws {
         let world = try UpstreamWorld(fullCache: true)
         try world.serveLargeTile(Self.tile)
-        let missing = try #require(await world.store.fill(Self.tile).missing)
+        let missing = try #require(await world.store.tile(Self.tile).fill.missing)
         let text = missing.description
         #expect(text.contains("not stored") && text.contains("disk is full") && text.contains(world.cachePath), "\(text)")
         #expect(!text.contains("unreadable"), "a write failure is not a read failure: \(text)")
 
-        let again = await world.store.fill(Self.tile)
+        let again = await world.store.tile(Self.tile).fill
         #expect(again == .missing(missing), "the same answer, from memory: \(again)")
         #expect(world.requests(for: Self.tile).count == 1, "a tile that cannot be stored is not fetched again at once")
-        try world.expectNothingCached(Self.tile)
+        try await world.expectNothingCached(Self.tile)
 
         world.clock.advance(by: world.fetcher.policy.failedFetchMemory + 1)
-        _ = await world.store.fill(Self.tile)
+        _ = await world.store.tile(Self.tile).fill
         #expect(world.requests(for: Self.tile).count == 2, "once the failure is forgotten the tile is fetched again")
     }
 
@@ -54,11 +56,11 @@ struct WriteFailureTests {
         let old = try world.seedExpiredCopy(of: Self.tile, version: 0)
         let oldFreshness = try world.cached(Self.tile).freshness
         try world.serveLargeTile(Self.tile)
-        let message = try #require(await world.store.fill(Self.tile).staleMessage)
+        let message = try #require(await world.store.tile(Self.tile).fill.staleMessage)
         #expect(message.contains("not stored") && message.contains("disk is full"), "\(message)")
-        #expect(await world.store.fill(Self.tile).staleMessage == message)
+        #expect(await world.store.tile(Self.tile).fill.staleMessage == message)
         #expect(world.requests(for: Self.tile).count == 1, "a tile that cannot be stored is not fetched again at once")
-        try world.expectCached(Self.tile, bytes: old)
+        try await world.expectCached(Self.tile, bytes: old)
         #expect(try world.cached(Self.tile).freshness == oldFreshness, "the copy's record must not change")
     }
 }

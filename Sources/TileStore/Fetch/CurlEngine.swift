@@ -33,12 +33,14 @@ final class CurlEngine: @unchecked Sendable {
     private struct State {
         var incoming: [CurlTransfer] = []
         var stopping = false
+        var stopped = false
+        /// Those waiting for the thread to stop.
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let multi: UnsafeMutableRawPointer
     private let limits: Limits
     private let state = Mutex(State())
-    private let stopped = DispatchSemaphore(value: 0)
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -71,9 +73,22 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
-    /// Fails any transfers still queued or running and stops the thread, waiting for it. Idempotent.
-    func shutdown() {
-        if requestStop() { stopped.wait() }
+    /// `perform`, awaited: the answer, or the transport failure, once the transfer is over.
+    func perform(_ request: UpstreamRequest, deadline: ContinuousClock.Instant?) async -> TransferResult {
+        await withCheckedContinuation { continuation in perform(request, deadline: deadline) { continuation.resume(returning: $0) } }
+    }
+
+    /// Fails any transfers still queued or running and stops the thread, waiting for it without
+    /// blocking. Idempotent.
+    func shutdown() async {
+        requestStop()
+        await withCheckedContinuation { continuation in
+            let stopped = state.withLock { state in
+                if !state.stopped { state.waiting.append(continuation) }
+                return state.stopped
+            }
+            if stopped { continuation.resume() }
+        }
     }
 
     /// Asks the thread to fail any transfers still queued or running and stop, without waiting
@@ -87,8 +102,8 @@ final class CurlEngine: @unchecked Sendable {
         return first
     }
 
+    /// The thread holds the engine until it stops, so by now it has.
     deinit {
-        shutdown()
         curl_multi_cleanup(multi)
     }
 
@@ -103,7 +118,12 @@ final class CurlEngine: @unchecked Sendable {
             if stopping {
                 for transfer in running.values { curl_multi_remove_handle(multi, transfer.handle) }
                 for transfer in incoming + queue.removeAll() + Array(running.values) { transfer.finish(.failure(.shutDown)) }
-                stopped.signal()
+                let waiting = state.withLock { state in
+                    state.stopped = true
+                    defer { state.waiting.removeAll() }
+                    return state.waiting
+                }
+                for continuation in waiting { continuation.resume() }
                 return
             }
             for transfer in incoming { queue.add(transfer, host: transfer.host, first: transfer.isLaterTry) }

@@ -4,8 +4,8 @@ import MapGeometry
 
 /// What asking the upstream for one tile came to.
 public enum FetchOutcome: Sendable {
-    /// A new, validated tile.
-    case fetched(data: Data, image: RasterImage, freshness: TileFreshness)
+    /// A new tile, whole and of a tile's size (see `TileDecoder.validate`).
+    case fetched(data: Data, freshness: TileFreshness)
     /// 304: the cached tile is still good; only its freshness changes.
     case notModified(TileFreshness)
     /// 404 or 410: the upstream has no such tile.
@@ -54,81 +54,62 @@ public final class TileFetcher: Sendable {
     }
 
     /// Stops the transfer thread, waiting for it; outstanding fetches fail.
-    public func shutdown() { engine.shutdown() }
+    public func shutdown() async { await engine.shutdown() }
 
     /// A fetcher dropped without `shutdown()` still stops its thread, but does not wait for it:
     /// the last reference may be released on that very thread, by a finished transfer.
     deinit { engine.requestStop() }
 
-    /// Fetches a tile, revalidating when `validators` are given. `completion` runs once, on a
-    /// global dispatch queue.
+    /// Fetches a tile, revalidating when `validators` are given, trying again as `policy` says.
+    /// Never blocks: the transfers run on libcurl's thread, and the waits between tries are
+    /// the task's own (cancelling it ends them).
     /// - Parameter clock: when a response counts as received: its freshness (fetchedAt,
     ///   expiresAt) and a `Retry-After` date are reckoned from it. A tile store passes its own.
     public func fetch(_ tile: TileID, from source: TileSource, validators: CachedValidators?,
-                      clock: @escaping @Sendable () -> Date = { Date() },
-                      completion: @escaping @Sendable (FetchOutcome) -> Void) {
+                      clock: @Sendable () -> Date = { Date() }) async -> FetchOutcome {
         let url: TileURL
         do {
             url = try source.url(for: tile, environment: environment)
         } catch {
-            completion(.failed(error.description))
-            return
+            return .failed(error.description)
         }
         var headers: [String] = ["Accept: image/png,image/*;q=0.8"]
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = UpstreamRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
-        let exchange = Exchange(
-            request: request, url: url, decoder: source.tileDecoder, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime,
-            clock: clock, completion: completion
-        )
-        attempt(exchange, number: 1, deadline: nil)
+        let exchange = Exchange(url: url, decoder: source.tileDecoder, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime)
+        // A later try gets the time left before the deadline, which the first try's sending starts.
+        var deadline: ContinuousClock.Instant?
+        for number in 1... {
+            let transfer = await engine.perform(request, deadline: deadline)
+            deadline = deadline ?? transfer.sentAt.map { $0 + policy.fetchDeadline }
+            switch classify(transfer.response, of: exchange, now: clock()) {
+            case .done(let outcome):
+                return outcome
+            case .retry(let reason, let asked):
+                guard number < policy.maxAttempts, let deadline else { return .failed("\(reason) after \(number) tries") }
+                let wait = asked ?? policy.retryBackoff * (1 << (number - 1))
+                guard ContinuousClock.now + wait < deadline else {
+                    let waiting = asked == nil ? "waiting \(wait.secondsText) for the next try" : "waiting the \(wait.secondsText) the server asked for"
+                    return .failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline")
+                }
+                do {
+                    try await Task.sleep(for: wait)
+                } catch {
+                    return .failed("\(reason); the fetch was stopped before its next try")
+                }
+            }
+        }
+        preconditionFailure("the tries above return")
     }
 
-    /// One fetch, over however many attempts it takes.
+    /// What a fetch's tries share.
     private struct Exchange: Sendable {
-        let request: UpstreamRequest
         let url: TileURL
-        /// Checks the tile's size and decodes it.
+        /// Checks the tile's size and that it is whole.
         let decoder: TileDecoder
         /// The freshness a 304 that says nothing of it renews the copy for.
         let lifetimeOn304: TimeInterval
-        let clock: @Sendable () -> Date
-        let completion: @Sendable (FetchOutcome) -> Void
-    }
-
-    /// One try. `deadline` is nil for the first, whose send starts the fetch's clock.
-    private func attempt(_ exchange: Exchange, number: Int, deadline: ContinuousClock.Instant?) {
-        engine.perform(exchange.request, deadline: deadline) { [self] transfer in
-            let deadline = deadline ?? transfer.sentAt.map { $0 + policy.fetchDeadline }
-            // Decoding and storing happen off the transfer thread, which keeps the network moving.
-            DispatchQueue.global().async { [self] in settle(transfer.response, of: exchange, number: number, deadline: deadline) }
-        }
-    }
-
-    /// Turns one try's result into the outcome, or schedules the next try if it can be made
-    /// before the deadline.
-    private func settle(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, number: Int,
-                        deadline: ContinuousClock.Instant?) {
-        let completion = exchange.completion
-        switch classify(result, of: exchange, now: exchange.clock()) {
-        case .done(let outcome):
-            completion(outcome)
-        case .retry(let reason, let asked):
-            guard number < policy.maxAttempts, let deadline else {
-                completion(.failed("\(reason) after \(number) tries"))
-                return
-            }
-            let wait = asked ?? policy.retryBackoff * (1 << (number - 1))
-            guard ContinuousClock.now + wait < deadline else {
-                let waiting = asked == nil ? "waiting \(wait.secondsText) for the next try" : "waiting the \(wait.secondsText) the server asked for"
-                completion(.failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline"))
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + Double(wait.milliseconds) / 1000) { [self] in
-                attempt(exchange, number: number + 1, deadline: deadline)
-            }
-        }
     }
 
     private enum Verdict {
@@ -166,8 +147,9 @@ public final class TileFetcher: Sendable {
         }
     }
 
-    /// A 200 is stored only if it is an image of a tile's size that decodes: never an HTML
-    /// error page, a truncated body, a corrupt image, or an image of another size.
+    /// A 200 is stored only if it is a whole image of a tile's size: never an HTML error page, a
+    /// truncated or damaged body, or an image of another size. Its pixels are not decoded here:
+    /// a frame that draws it decodes it, and reports it if it does not decode.
     private func validate(_ response: UpstreamResponse, of exchange: Exchange, now: Date) -> FetchOutcome {
         let url = exchange.url
         let contentType = response.headers["content-type"]?.lowercased() ?? ""
@@ -178,8 +160,8 @@ public final class TileFetcher: Sendable {
             return .failed("\(url.redacted): body is \(response.body.count) bytes, \(declared) announced")
         }
         do {
-            let image = try exchange.decoder.decode(response.body)
-            return .fetched(data: response.body, image: image, freshness: FreshnessRules.freshness(headers: response.headers, receivedAt: now))
+            try exchange.decoder.validate(response.body)
+            return .fetched(data: response.body, freshness: FreshnessRules.freshness(headers: response.headers, receivedAt: now))
         } catch {
             return .failed("\(url.redacted): \(error.description)")
         }

@@ -19,17 +19,13 @@ public final class PostgresRouteStore: RouteStore {
         self.quota = quota
     }
 
-    public func add(_ line: RouteLine, at date: Date) throws -> StoredRoute {
-        try add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
-    }
-
     /// Stores `route` under its own id (a copy from another store keeps its id), within the quota.
     @discardableResult
-    public func add(_ route: StoredRoute) throws -> StoredRoute {
+    public func add(_ route: StoredRoute) async throws -> StoredRoute {
         let quota = quota
         let lengths = route.line.parts.count > 1 ? RouteCoding.packLengths(route.line.parts.map(\.count)) : nil
-        let refusal: RouteQuotaExceeded? = try database.blocking("store a route") { client in
-            try await client.withTransaction(logger: PostgresCacheDatabase.quietLogger) { connection in
+        let refusal: RouteQuotaExceeded? = try await database.run("store a route") { connection in
+            try await connection.withTransaction(logger: PostgresCacheDatabase.quietLogger) { connection in
                 let logger = PostgresCacheDatabase.quietLogger
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.addLock.0), \(Self.addLock.1))", logger: logger)
                 let totals = try await connection.query("SELECT count(*), coalesce(sum(point_count), 0) FROM mapframe_routes", logger: logger)
@@ -52,10 +48,12 @@ public final class PostgresRouteStore: RouteStore {
         return route
     }
 
-    public func route(id: String) throws(CacheError) -> StoredRoute? {
+    public func route(id: String) async throws(CacheError) -> StoredRoute? {
         if let route = recent.value(for: id) { return route }
-        let stored: (Double, Data, Data?)? = try database.blocking("read route '\(id)'") { client in
-            let rows = try await client.query("SELECT created_at, coordinates, part_lengths FROM mapframe_routes WHERE id = \(id)")
+        let stored: (Double, Data, Data?)? = try await database.run("read route '\(id)'") { connection in
+            let rows = try await connection.query(
+                "SELECT created_at, coordinates, part_lengths FROM mapframe_routes WHERE id = \(id)", logger: PostgresCacheDatabase.quietLogger
+            )
             for try await row in rows.decode((Double, Data, Data?).self) { return row }
             return nil
         }
@@ -72,29 +70,32 @@ public final class PostgresRouteStore: RouteStore {
         return route
     }
 
-    public func page(limit: Int, after cursor: String?) throws -> RoutePage {
+    public func page(limit: Int, after cursor: String?) async throws -> RoutePage {
         let start = try cursor.map { text throws(InvalidRouteCursor) in try RouteCursor(text) }
-        return try database.blocking("list routes") { client in
-            let rows = try await client.query("""
+        return try await database.run("list routes") { connection in
+            let rows = try await connection.query("""
                 SELECT id, created_at FROM mapframe_routes
                 WHERE \(start == nil) OR created_at < \(start?.createdAt ?? 0) OR (created_at = \(start?.createdAt ?? 0) AND id < \(start?.id ?? ""))
                 ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
-                """)
+                """, logger: PostgresCacheDatabase.quietLogger)
             var found: [RouteCursor] = []
             for try await (id, createdAt) in rows.decode((String, Double).self) { found.append(RouteCursor(createdAt: createdAt, id: id)) }
             var total = 0
-            for try await (count,) in try await client.query("SELECT count(*) FROM mapframe_routes").decode((Int,).self) { total = count }
+            let counted = try await connection.query("SELECT count(*) FROM mapframe_routes", logger: PostgresCacheDatabase.quietLogger)
+            for try await (count,) in counted.decode((Int,).self) { total = count }
             let more = found.count > limit
             found = Array(found.prefix(limit))
             return RoutePage(ids: found.map(\.id), next: more ? found.last?.text : nil, total: total)
         }
     }
 
-    public func delete(id: String) throws(CacheError) -> Bool {
+    public func delete(id: String) async throws(CacheError) -> Bool {
         recent.remove(id)
-        return try database.blocking("delete route '\(id)'") { client in
+        return try await database.run("delete route '\(id)'") { connection in
             var deleted = false
-            for try await _ in try await client.query("DELETE FROM mapframe_routes WHERE id = \(id) RETURNING 1") { deleted = true }
+            for try await _ in try await connection.query("DELETE FROM mapframe_routes WHERE id = \(id) RETURNING 1", logger: PostgresCacheDatabase.quietLogger) {
+                deleted = true
+            }
             return deleted
         }
     }

@@ -1,0 +1,249 @@
+import BlockingWork
+import CSQLite
+import Foundation
+import GRDB
+import Synchronization
+
+/// How an MBTiles file is opened, through GRDB, and SQLite's errors in MapFrame's words.
+///
+/// - A file MapFrame may write, in write-ahead-log mode: a `DatabasePool`, so that readers go
+///   on beside a write. Another tool's file in rollback-journal mode: a `DatabaseQueue`, since a
+///   pool would switch the file to WAL.
+/// - A file only read: a read-only `DatabasePool`, which leaves nothing beside a rollback-journal
+///   file. A WAL file with no `-wal` file beside it has no connection open in WAL mode, and is read
+///   with SQLite's `immutable=1`: read any other way, SQLite would make `-wal` and `-shm` files
+///   beside it and leave them there (and in a read-only folder, fail). Should such a file change,
+///   or a `-wal` file appear, it is opened again before the next statement.
+///
+/// GRDB opens each of these itself: `immutable=1` reaches SQLite as a `file:` URI, which SQLite
+/// reads as one once `SQLITE_CONFIG_URI` is set, as `SQLiteSetup` sets it.
+final class MBTilesConnection: Sendable {
+    private let opened: Mutex<Opened>
+    private let isImmutable: Bool
+    private let path: String
+    private let statementObserver: (@Sendable (String) -> Void)?
+
+    private struct Opened {
+        var database: any DatabaseWriter
+        /// For a file read with `immutable=1`: the file as it was when opened.
+        var fileState: FileState?
+    }
+
+    init(_ file: CacheFile, writable: Bool, statementObserver: (@Sendable (String) -> Void)?) throws(CacheError) {
+        path = file.path
+        self.statementObserver = statementObserver
+        let opened = try Self.open(file, writable: writable, statementObserver: statementObserver)
+        isImmutable = opened.fileState != nil
+        self.opened = Mutex(opened)
+    }
+
+    private static func open(_ file: CacheFile, writable: Bool, statementObserver: (@Sendable (String) -> Void)?) throws(CacheError) -> Opened {
+        SQLiteSetup.configure()
+        let path = file.path
+        var configuration = Self.configuration(readOnly: !writable, statementObserver: statementObserver)
+        return try catching(path: path, operation: "open") {
+            do {
+                return try open()
+            } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+                // GRDB reads the schema on opening: a damaged file shows there.
+                throw CacheError.notMBTiles(path: path, reason: "SQLite cannot read it (\(error.message ?? "\(error.resultCode)"))")
+            }
+        }
+
+        func open() throws -> Opened {
+            if writable {
+                let database: any DatabaseWriter = file.usesWriteAheadLog
+                    ? try DatabasePool(path: path, configuration: configuration)
+                    : try DatabaseQueue(path: path, configuration: configuration)
+                return Opened(database: database)
+            }
+            if file.usesWriteAheadLog, !file.hasWriteAheadLogFile, let state = FileState(path: path) {
+                configuration.label = "immutable"
+                return Opened(database: try DatabaseQueue(path: uri(path, query: "immutable=1"), configuration: configuration), fileState: state)
+            }
+            return Opened(database: try DatabasePool(path: path, configuration: configuration))
+        }
+    }
+
+    private static func configuration(readOnly: Bool, statementObserver: (@Sendable (String) -> Void)?) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.foreignKeysEnabled = false
+        // Readers and writers of other processes are waited for, rather than failing with
+        // "database is locked".
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            if let statementObserver { db.trace { event in if case .statement(let statement) = event { statementObserver(statement.sql) } } }
+            // In WAL mode, NORMAL syncs at checkpoints rather than every commit: a crash of the
+            // process never corrupts the file or loses a commit; only a power cut may lose the last few.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        return configuration
+    }
+
+    /// The connection to use now, opening a file read as immutable again if a writer has been at
+    /// it: SQLite's cache of its pages may be out of date.
+    private func database() throws(CacheError) -> any DatabaseWriter {
+        guard isImmutable else { return opened.withLock { $0.database } }
+        let now = FileState(path: path)
+        if let current = opened.withLock({ $0.fileState == now ? $0.database : nil }) { return current }
+        let reopened = try Self.open(try CacheFile(path: path), writable: false, statementObserver: statementObserver)
+        opened.withLock { $0 = reopened }
+        return reopened.database
+    }
+
+    /// Runs `body` outside a transaction: each statement sees the file as it is then.
+    func read<T>(path: String, operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
+        assertNotOnEventLoop("reading \(path)")
+        let database = try database()
+        return try Self.catching(path: path, operation: operation) { try database.unsafeRead(body) }
+    }
+
+    /// Runs `body` in one immediate write transaction.
+    func write<T>(path: String, operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
+        assertNotOnEventLoop("writing \(path)")
+        let database = try database()
+        return try Self.catching(path: path, operation: operation, writing: true) { try database.write(body) }
+    }
+
+    /// Applies the migrations the file lacks.
+    func migrate(path: String) throws(CacheError) {
+        let database = try database()
+        try Self.catching(path: path, operation: "make MapFrame's tables", writing: true) { try Self.migrator.migrate(database) }
+    }
+
+    func vacuum(path: String) throws(CacheError) {
+        let database = try database()
+        try Self.catching(path: path, operation: "vacuum", writing: true) { try database.vacuum() }
+    }
+
+    // MARK: - Creating
+
+    /// Gives a new or empty file the MBTiles schema and MapFrame's tables, in WAL mode. Another
+    /// process creating the same file at once is waited for, not failed.
+    static func createSchemaIfEmpty(_ path: String) throws(CacheError) {
+        SQLiteSetup.configure()
+        try catching(path: path, operation: "create", writing: true) {
+            // A queue, so that a file another tool made in rollback-journal mode stays so.
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false, statementObserver: nil))
+            guard try queue.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }) == 0 else { return }
+            // WAL first, on its own; then the schema in one write transaction, so that two
+            // processes creating the same file wait for each other instead of failing.
+            try switchToWriteAheadLog(queue)
+            try queue.write { db in try db.execute(sql: mbtilesSchema) }
+            try migrator.migrate(queue)
+        }
+    }
+
+    /// Puts the file in write-ahead-log mode, so readers and one writer can work at once.
+    /// Switching needs the file to itself, and SQLite does not wait for that even with a busy
+    /// timeout, so while another process uses the file this tries again for up to 10 s.
+    private static func switchToWriteAheadLog(_ queue: DatabaseQueue) throws {
+        var attempts = 0
+        while true {
+            do {
+                try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                return
+            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && attempts < 200 {
+                attempts += 1
+                usleep(50_000)
+            }
+        }
+    }
+
+    /// MBTiles 1.3's tables, with the unique indexes readers expect.
+    static let mbtilesSchema = metadataSchema + """
+        CREATE TABLE IF NOT EXISTS tiles (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
+                                          tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL);
+        CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
+        """
+
+    static let metadataSchema = """
+        CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL, value TEXT);
+        CREATE UNIQUE INDEX IF NOT EXISTS metadata_name ON metadata (name);
+
+        """
+
+    /// MapFrame's side tables, made by numbered migrations that GRDB records in the file.
+    /// MBTiles readers ignore extra tables; these hold what the format has no place for:
+    /// per-tile validators, expiry and use, and recent 404s. A migration, once released, never
+    /// changes; `IF NOT EXISTS` lets the first one adopt the tables of files made before it.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("freshness tables") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS mapframe_tile_state (
+                    zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
+                    etag TEXT, last_modified TEXT, expires_at REAL NOT NULL, fetched_at REAL NOT NULL,
+                    last_used REAL NOT NULL, byte_count INTEGER NOT NULL,
+                    PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS mapframe_tile_state_last_used ON mapframe_tile_state (last_used);
+                CREATE TABLE IF NOT EXISTS mapframe_missing_tiles (
+                    zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
+                    until REAL NOT NULL,
+                    PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }()
+
+    // MARK: - Errors
+
+    /// Runs `body`, turning SQLite's errors into `CacheError`s that say what failed and whether
+    /// reading or writing did (a full disk above all).
+    static func catching<T>(path: String, operation: String, writing: Bool = false, _ body: () throws -> T) throws(CacheError) -> T {
+        do {
+            return try body()
+        } catch let error as CacheError {
+            throw error
+        } catch let error as DatabaseError {
+            let failure: CacheError.SQLiteFailure = error.resultCode == .SQLITE_FULL ? .diskFull : (writing ? .write : .read)
+            throw CacheError.sqlite(path: path, operation: operation, message: error.message ?? "\(error.resultCode)", failure: failure)
+        } catch {
+            throw CacheError.sqlite(path: path, operation: operation, message: "\(error)", failure: writing ? .write : .read)
+        }
+    }
+
+    /// A file path as an SQLite URI (`file:` with `?`, `#` and `%` escaped), with `query`.
+    private static func uri(_ path: String, query: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // "file:///abs" for an absolute path, so that a path starting "//" is never read as a host.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?" + query
+    }
+}
+
+/// SQLite's process-wide settings, made once before the first file is opened.
+enum SQLiteSetup {
+    private static let configured: Void = { _ = mf_sqlite3_enable_uri() }()
+
+    /// Makes SQLite read `file:` names as URIs (for `immutable=1`), whatever it was built with.
+    static func configure() { configured }
+}
+
+/// What a file read as immutable looked like: its inode, size and modification time, and
+/// whether a `-wal` file lay beside it. Any writer changes one of them.
+struct FileState: Equatable {
+    let inode: UInt64
+    let size: Int64
+    let modifiedSeconds: Int
+    let modifiedNanoseconds: Int
+    let hasWriteAheadLogFile: Bool
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modifiedSeconds = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        hasWriteAheadLogFile = access(path + "-wal", F_OK) == 0
+    }
+}
