@@ -21,7 +21,7 @@ public final class MBTilesBackend: TileCacheBackend {
     public var readOnlyReason: String? { file.readOnlyReason }
 
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
-        try await lookups.lookup(tile) { tiles async throws(CacheError) in
+        try await lookups.answer(tile) { tiles async throws(CacheError) in
             try await onStorage { file throws(CacheError) in try file.lookup(tiles, at: now) }
         }
     }
@@ -77,8 +77,8 @@ public final class MBTilesBackend: TileCacheBackend {
     /// One process fills a file: there is nobody else to wait for, but another fill of this
     /// process may have stored the tile since it was looked up.
     public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
-        let found = try? await lookup(tile, at: now)
-        return found?.stored?.isFresh(at: now) == true ? .stored : .fetch(release: {})
+        guard let stored = try? await lookup(tile, at: now).stored, stored.isFresh(at: now) else { return .fetch(release: {}) }
+        return .stored(stored)
     }
 
     private func onStorage<T: Sendable>(_ body: @escaping @Sendable (MBTilesCache) throws(CacheError) -> T) async throws(CacheError) -> T {

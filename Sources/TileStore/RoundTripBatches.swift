@@ -2,26 +2,26 @@ import MapGeometry
 import NIOPosix
 import Synchronization
 
-/// Lookups of tiles, a few round trips under way at a time: a lookup made while
-/// `maximumUnderWay` round trips are under way waits, and the lookups that waited go together in
-/// the next. Alone, a lookup has a round trip of its own; under load, one carries many, which
+/// Requests to a store, a few round trips under way at a time: a request made while
+/// `maximumUnderWay` round trips are under way waits, and the requests that waited go together in
+/// the next. Alone, a request has a round trip of its own; under load, one carries many, which
 /// costs far less than a round trip each: one statement, network write and wake-up for many
-/// lookups on PostgreSQL, one hop to the storage threads on an MBTiles file (measured with wrk:
-/// the round trip was most of a cached tile's cost). Each tile is still one lookup statement.
-final class LookupBatches: Sendable {
-    /// Lookups in one round trip at most.
-    static let maximumBatch = 64
+/// requests on PostgreSQL, one hop to the storage threads on an MBTiles file (measured with wrk:
+/// the round trip was most of a cached tile's cost).
+final class RoundTripBatches<Request: Sendable, Answer: Sendable>: Sendable {
+    /// Requests in one round trip at most.
+    static var maximumBatch: Int { 64 }
     /// Round trips under way at once.
     let maximumUnderWay: Int
 
-    /// What a waiting lookup is told: its answer, or that it is to send the next round trip.
+    /// What a waiting request is told: its answer, or that it is to send the next round trip.
     private enum Turn: Sendable {
-        case answered(Result<CacheLookup, CacheError>)
+        case answered(Result<Answer, CacheError>)
         case send
     }
 
     private struct Waiting {
-        var tile: TileID
+        var request: Request
         var continuation: CheckedContinuation<Turn, Never>
     }
 
@@ -36,12 +36,12 @@ final class LookupBatches: Sendable {
         self.maximumUnderWay = maximumUnderWay
     }
 
-    /// The lookup of `tile`, made by `send`, which looks up the tiles it is given, in order, in
-    /// one round trip. Whoever sends a round trip takes the waiting lookups along, answers them,
-    /// then hands the next round trip to the next lookup waiting.
-    func lookup(
-        _ tile: TileID, send: @Sendable ([TileID]) async throws(CacheError) -> [CacheLookup]
-    ) async throws(CacheError) -> CacheLookup {
+    /// The answer to `request`, had through `send`, which answers the requests it is given, in
+    /// order, in one round trip. Whoever sends a round trip takes the waiting requests along,
+    /// answers them, then hands the next round trip to the next request waiting.
+    func answer(
+        _ request: Request, send: @Sendable ([Request]) async throws(CacheError) -> [Answer]
+    ) async throws(CacheError) -> Answer {
         let mayStart = state.withLock { state in
             guard state.underWay < maximumUnderWay else { return false }
             state.underWay += 1
@@ -50,7 +50,7 @@ final class LookupBatches: Sendable {
         let turn: Turn = mayStart ? .send : await withCheckedContinuation { continuation in
             let startsNow = state.withLock { state in
                 guard state.underWay < maximumUnderWay else {
-                    state.waiting.append(Waiting(tile: tile, continuation: continuation))
+                    state.waiting.append(Waiting(request: request, continuation: continuation))
                     return false
                 }
                 state.underWay += 1
@@ -67,9 +67,9 @@ final class LookupBatches: Sendable {
                 state.waiting.removeFirst(along.count)
                 return along
             }
-            let results: Result<[CacheLookup], CacheError>
+            let results: Result<[Answer], CacheError>
             do throws(CacheError) {
-                results = .success(try await send([tile] + along.map(\.tile)))
+                results = .success(try await send([request] + along.map(\.request)))
             } catch {
                 results = .failure(error)
             }
@@ -89,23 +89,26 @@ final class LookupBatches: Sendable {
     }
 }
 
-extension LookupBatches {
-    /// Lookups batched apart for each of NIO's shared event loops, one round trip under way at a
-    /// time from each: a lookup made on a loop waits with that loop's, and is answered there.
-    /// Lookups made off the loops share one more.
+extension RoundTripBatches {
+    /// Requests batched apart for each of NIO's shared event loops, one round trip under way at a
+    /// time from each: a request made on a loop waits with that loop's, and is answered there.
+    /// Requests made off the loops share one more.
     final class PerEventLoop: Sendable {
-        private let loops: [ObjectIdentifier: LookupBatches]
-        private let elsewhere = LookupBatches(maximumUnderWay: 1)
+        private let loops: [ObjectIdentifier: RoundTripBatches]
+        private let elsewhere = RoundTripBatches(maximumUnderWay: 1)
 
         init() {
             loops = Dictionary(uniqueKeysWithValues: MultiThreadedEventLoopGroup.singleton.makeIterator().map {
-                (ObjectIdentifier($0), LookupBatches(maximumUnderWay: 1))
+                (ObjectIdentifier($0), RoundTripBatches(maximumUnderWay: 1))
             })
         }
 
         /// The current event loop's batches, or those shared by the rest.
-        var current: LookupBatches {
+        var current: RoundTripBatches {
             MultiThreadedEventLoopGroup.currentEventLoop.flatMap { loops[ObjectIdentifier($0)] } ?? elsewhere
         }
     }
 }
+
+/// Cache lookups, batched: each tile is still one lookup statement.
+typealias LookupBatches = RoundTripBatches<TileID, CacheLookup>

@@ -50,8 +50,8 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError)
 
     /// Waits until this process may fetch `tile`: at once for a cache only it uses; for a shared
-    /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` when
-    /// the cache holds the tile fresh at `now` by then (another fill stored it meanwhile).
+    /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` with the
+    /// tile when the cache holds it fresh at `now` by then (another fill stored it meanwhile).
     func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn
 }
 
@@ -107,8 +107,8 @@ public struct CacheLookup: Sendable, Equatable {
 
 /// Whether this process fetches a tile, and what to do when the fetch is done.
 public enum FetchTurn: Sendable {
-    /// The cache holds the tile, fresh: nothing to fetch.
-    case stored
+    /// The cache holds the tile, fresh (these bytes): nothing to fetch.
+    case stored(StoredTile)
     /// Fetch it, then call `release` so that waiting instances may go on.
     case fetch(release: @Sendable () async -> Void)
 }

@@ -287,9 +287,8 @@ public final class TileStore: Sendable {
     /// fetching it), fetches it, revalidating an expired copy, and stores what came.
     private func fetchAndStore(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
         switch await cache.fetchTurn(for: id, at: now) {
-        case .stored:
-            // Stored by another fill meanwhile: its bytes are one lookup away.
-            guard let stored = try? await cache.lookup(id, at: clock()).stored else { return .missing(id, .notCached) }
+        case .stored(let stored):
+            // Stored by another fill meanwhile.
             return SuppliedTile(fill: .cached, stored: stored)
         case .fetch(let release):
             let validators = copy?.freshness.map {

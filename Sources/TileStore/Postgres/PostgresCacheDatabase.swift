@@ -21,6 +21,11 @@ public final class PostgresCacheDatabase: Sendable {
     public static let statementTimeout: Duration = .seconds(5)
     /// How long after a failure statements fail at once, before one tries again.
     public static let retryInterval: TimeInterval = 1
+    /// Settings for every connection. A prepared statement is planned once per connection, not on
+    /// every execution: each statement that tiles take is written so that one plan suits every
+    /// batch (index lookups a tile), and PostgreSQL otherwise planned each batch afresh, which was
+    /// a quarter of its time in a cold fill.
+    static let sessionSettings = [("plan_cache_mode", "force_generic_plan")]
     /// Connections in the pool at most: enough for concurrent lookups, fetches and writes.
     static let maximumConnections = 16
 
@@ -31,8 +36,8 @@ public final class PostgresCacheDatabase: Sendable {
     private let anyClient: PostgresClient
     /// Runs the clients' pools for as long as the process uses the database.
     private let runner: Task<Void, Never>
-    private let lockConnectionConfiguration: PostgresConnection.Configuration
-    private let lockConnection = Mutex<PostgresConnection?>(nil)
+    /// The advisory locks through which instances take turns to fetch a tile.
+    let fetchTurns: PostgresFetchTurns
     private let outage = Mutex<Outage?>(nil)
 
     /// postgres-nio's own logging, which only says what the errors MapFrame reports say.
@@ -81,6 +86,7 @@ public final class PostgresCacheDatabase: Sendable {
             host: address.host, port: address.port, username: address.user, password: password, database: address.database, tls: .disable
         )
         configuration.options.connectTimeout = Self.statementTimeout
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
         configuration.options.maximumConnections = max(1, Self.maximumConnections / loops.count)
         let pools = loops.map { loop in
@@ -97,7 +103,8 @@ public final class PostgresCacheDatabase: Sendable {
             host: address.host, port: address.port, username: address.user, password: password, database: address.database, tls: .disable
         )
         lockConfiguration.options.connectTimeout = .seconds(Self.statementTimeout.components.seconds)
-        lockConnectionConfiguration = lockConfiguration
+        lockConfiguration.options.additionalStartupParameters = Self.sessionSettings
+        fetchTurns = PostgresFetchTurns(configuration: lockConfiguration, statementTimeout: Self.statementTimeout)
     }
 
     // MARK: - Health
@@ -179,6 +186,9 @@ public final class PostgresCacheDatabase: Sendable {
         }
     }
 
+    /// Whether statements fail at once now, the database having failed a moment ago.
+    var isUnavailable: Bool { activeOutage() != nil }
+
     /// The reason statements fail at once now, or nil when one may try the database.
     private func activeOutage() -> String? {
         outage.withLock { outage in
@@ -216,69 +226,13 @@ public final class PostgresCacheDatabase: Sendable {
         return .database(cache: address.description, operation: operation, message: "\(message) (SQLSTATE \(state))")
     }
 
-    // MARK: - Fetch turns
-
-    /// Runs `query`, which takes an advisory lock and says whether it did and whether the tile
-    /// is stored fresh, on the connection that holds this process's locks; nil when that
-    /// connection cannot be had (the caller fetches alone).
-    func tryLock(_ query: PostgresQuery) async -> (locked: Bool, fresh: Bool)? {
-        guard activeOutage() == nil, let connection = await lockingConnection() else { return nil }
-        let answer = await Self.withStatementTimeout { held in
-            held.hold(connection)
-            for try await row in try await connection.query(query, logger: Self.quietLogger).decode((Bool, Bool).self) { return row }
-            return (false, false)
-        }
-        guard case .answered(.success(let row)) = answer else {
-            dropLockConnection(connection)
-            return nil
-        }
-        return row
-    }
-
-    /// Lets the advisory lock `key` go; if the lock connection is gone, so is the lock.
-    func unlock(_ key: Int64) async {
-        guard let connection = lockConnection.withLock({ $0 }) else { return }
-        let answer = await Self.withStatementTimeout { held in
-            held.hold(connection)
-            return try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: Self.quietLogger).collect().count
-        }
-        if case .answered(.success) = answer { return }
-        dropLockConnection(connection)
-    }
-
-    /// The connection that holds this process's advisory locks, connected when needed (within
-    /// the connect timeout); nil when it cannot be had now.
-    private func lockingConnection() async -> PostgresConnection? {
-        if let connection = lockConnection.withLock({ $0 }), !connection.isClosed { return connection }
-        return try? await connectLockConnection()
-    }
-
-    /// Connects the lock connection, unless another call has meanwhile.
-    private func connectLockConnection() async throws -> PostgresConnection {
-        let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: lockConnectionConfiguration, id: 1, logger: Self.quietLogger
-        )
-        let kept = lockConnection.withLock { current -> PostgresConnection in
-            if let current, !current.isClosed { return current }
-            current = connection
-            return connection
-        }
-        if kept !== connection { try? await connection.close() }
-        return kept
-    }
-
-    private func dropLockConnection(_ connection: PostgresConnection) {
-        lockConnection.withLock { if $0 === connection { $0 = nil } }
-        let _: EventLoopFuture<Void> = connection.close()
-    }
-
     // MARK: - Opening
 
     /// Connects the lock connection, so that a wrong password or a database that is not there
     /// is said at once, in PostgreSQL's words.
     private func connectFirst() async throws(CacheError) {
         do {
-            _ = try await connectLockConnection()
+            try await fetchTurns.connect()
         } catch {
             throw classify(error, operation: "connect")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import NIOCore
 import PostgresNIO
 
 /// One style's tiles in a PostgreSQL database that several MapFrame instances share. Every
@@ -15,10 +16,14 @@ public final class PostgresTileCache: TileCacheBackend {
     /// thread is woken. This carried the most tiles a second under load (measured with wrk, against
     /// two or four statements at a time shared by all the loops).
     private let lookups = LookupBatches.PerEventLoop()
+    /// Stores asked for while one is under way go together in the next statement: one commit for
+    /// many tiles in a cold fill.
+    private let stores = RoundTripBatches<StoredTileRecord, Bool>(maximumUnderWay: 1)
     /// How long an instance waits for another's fetch of a tile before fetching it itself.
     public static let fetchWait: Duration = .seconds(3)
-    /// How often a waiting instance looks for the tile.
-    static let fetchPollInterval: Duration = .milliseconds(20)
+    /// How long a waiting instance waits for the lock's release to be announced before it looks
+    /// again: a holder that went away lets its locks go unannounced.
+    static let fetchPollInterval: Duration = .milliseconds(250)
 
     public init(database: PostgresCacheDatabase, style: String) {
         self.database = database
@@ -31,7 +36,7 @@ public final class PostgresTileCache: TileCacheBackend {
 
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
         let (database, style) = (database, style)
-        return try await lookups.current.lookup(tile) { tiles async throws(CacheError) -> [CacheLookup] in
+        return try await lookups.current.answer(tile) { tiles async throws(CacheError) -> [CacheLookup] in
             let statement = LookupTiles(style: style, tiles: tiles, now: now.timeIntervalSince1970)
             return try await database.run("look up \(tiles.count == 1 ? "tile \(tiles[0])" : "\(tiles.count) tiles")") { connection in
                 var found = Array(repeating: CacheLookup(stored: nil), count: tiles.count)
@@ -47,14 +52,24 @@ public final class PostgresTileCache: TileCacheBackend {
 
     /// Everything known of some tiles, in one statement: each one's row, if any, and a
     /// remembered 404, numbered from 1 in the order asked.
+    ///
+    /// Each tile is its own index lookup (a lateral subquery with `LIMIT 1`, which the planner
+    /// cannot turn into a join). A plain join was planned, while the table was empty, as a hash of
+    /// every tile of the style, and a prepared statement kept that plan as the table grew: each
+    /// lookup then read the whole style (seen in a cold fill, where PostgreSQL's time a tile grew
+    /// with the tiles stored).
     struct LookupTiles: PostgresPreparedStatement {
         /// Named once: the protocol's default name is worked out by reflection on every execution.
         static let name = "mapframe_lookup_tiles"
         static let sql = """
             SELECT wanted.i, t.data, t.etag, t.last_modified, t.expires_at, t.fetched_at, coalesce(m.until > $5, false)
             FROM unnest($2::int4[], $3::int4[], $4::int4[]) WITH ORDINALITY AS wanted(z, x, y, i)
-            LEFT JOIN mapframe_tiles t ON t.style = $1 AND t.z = wanted.z AND t.x = wanted.x AND t.y = wanted.y
-            LEFT JOIN mapframe_missing_tiles m ON m.style = $1 AND m.z = wanted.z AND m.x = wanted.x AND m.y = wanted.y
+            LEFT JOIN LATERAL (
+                SELECT data, etag, last_modified, expires_at, fetched_at FROM mapframe_tiles
+                WHERE style = $1 AND z = wanted.z AND x = wanted.x AND y = wanted.y LIMIT 1) t ON true
+            LEFT JOIN LATERAL (
+                SELECT until FROM mapframe_missing_tiles
+                WHERE style = $1 AND z = wanted.z AND x = wanted.x AND y = wanted.y LIMIT 1) m ON true
             """
         typealias Row = (Int64, Data?, String?, String?, Double?, Double?, Bool)
 
@@ -90,61 +105,72 @@ public final class PostgresTileCache: TileCacheBackend {
     }
 
     public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError) {
-        let statement = StoreTile(style: style, tile: tile, data: data, freshness: freshness)
-        try await database.run("store tile \(tile)") { connection in
-            _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
+        let record = StoredTileRecord(tile: tile, stored: StoredTile(data: data, freshness: freshness))
+        let (database, style) = (database, style)
+        _ = try await stores.answer(record) { records async throws(CacheError) -> [Bool] in
+            let statement = StoreTiles(style: style, records: records, now: Date())
+            try await database.run("store \(records.count == 1 ? "tile \(tile)" : "\(records.count) tiles")") { connection in
+                _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
+            }
+            return Array(repeating: true, count: records.count)
         }
     }
 
-    /// A tile's bytes and freshness, replacing any earlier ones, and any 404 remembered for it
-    /// forgotten: one statement, so all of it or none.
-    struct StoreTile: PostgresPreparedStatement {
-        static let name = "mapframe_store_tile"
+    /// Some tiles' bytes and freshness, each replacing any earlier ones and forgetting any 404
+    /// remembered for it: one statement, so all of it or none. A tile named twice is stored as
+    /// named last. Arrays hold no NULLs here, so an absent validator is sent as an empty string
+    /// (never a valid one) and an absent time as NaN.
+    struct StoreTiles: PostgresPreparedStatement {
+        static let name = "mapframe_store_tiles"
         static let sql = """
-            WITH forgotten AS (DELETE FROM mapframe_missing_tiles WHERE style = $1 AND z = $2 AND x = $3 AND y = $4)
+            WITH wanted AS (
+                SELECT * FROM unnest($2::int4[], $3::int4[], $4::int4[], $5::bytea[], $6::text[], $7::text[], $8::float8[], $9::float8[])
+                    AS w(z, x, y, data, etag, last_modified, expires_at, fetched_at)),
+            forgotten AS (
+                DELETE FROM mapframe_missing_tiles m USING wanted w WHERE m.style = $1 AND m.z = w.z AND m.x = w.x AND m.y = w.y)
             INSERT INTO mapframe_tiles (style, z, x, y, data, etag, last_modified, expires_at, fetched_at, last_used, size)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            SELECT $1, z, x, y, data, nullif(etag, ''), nullif(last_modified, ''), nullif(expires_at, 'NaN'), nullif(fetched_at, 'NaN'),
+                coalesce(nullif(fetched_at, 'NaN'), $10), length(data)
+            FROM wanted
             ON CONFLICT (style, z, x, y) DO UPDATE SET data = excluded.data, etag = excluded.etag,
                 last_modified = excluded.last_modified, expires_at = excluded.expires_at, fetched_at = excluded.fetched_at,
                 last_used = excluded.last_used, size = excluded.size
             """
         typealias Row = ()
-        static let bindingDataTypes: [PostgresDataType] = [.text, .int4, .int4, .int4, .bytea, .text, .text, .float8, .float8, .float8, .int4]
 
         var style: String
-        var tile: TileID
-        var data: Data
-        var freshness: TileFreshness?
+        var records: [StoredTileRecord]
+        /// The last use of tiles with no freshness record.
+        var now: Date
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 11)
+            // One row a tile: a statement may not change a row twice.
+            var last: [TileID: Int] = [:]
+            for (index, record) in records.enumerated() { last[record.tile] = index }
+            let rows = records.indices.filter { last[records[$0].tile] == $0 }.map { records[$0] }
+            var bindings = PostgresBindings(capacity: 10)
             bindings.append(style)
-            bindings.append(Int32(tile.z))
-            bindings.append(Int32(tile.x))
-            bindings.append(Int32(tile.y))
-            try bindings.append(data)
-            bindings.append(freshness?.etag)
-            bindings.append(freshness?.lastModified)
-            bindings.append(freshness?.expiresAt.timeIntervalSince1970)
-            bindings.append(freshness?.fetchedAt.timeIntervalSince1970)
-            bindings.append((freshness?.fetchedAt ?? Date()).timeIntervalSince1970)
-            bindings.append(Int32(data.count))
+            bindings.append(rows.map { Int32($0.tile.z) })
+            bindings.append(rows.map { Int32($0.tile.x) })
+            bindings.append(rows.map { Int32($0.tile.y) })
+            bindings.append(rows.map { ByteBuffer(bytes: $0.stored.data) })
+            bindings.append(rows.map { $0.stored.freshness?.etag ?? "" })
+            bindings.append(rows.map { $0.stored.freshness?.lastModified ?? "" })
+            bindings.append(rows.map { $0.stored.freshness?.expiresAt.timeIntervalSince1970 ?? .nan })
+            bindings.append(rows.map { $0.stored.freshness?.fetchedAt.timeIntervalSince1970 ?? .nan })
+            bindings.append(now.timeIntervalSince1970)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {}
     }
 
-    /// Stores a page of copied tiles in one transaction: all of them, or none.
+    /// Stores a page of copied tiles in one statement: all of them, or none.
     public func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError) {
-        let style = style
+        guard !records.isEmpty else { return }
+        let statement = StoreTiles(style: style, records: records, now: Date())
         try await database.run("store \(records.count) copied tiles") { connection in
-            try await connection.withTransaction(logger: PostgresCacheDatabase.quietLogger) { connection in
-                for record in records {
-                    let statement = StoreTile(style: style, tile: record.tile, data: record.stored.data, freshness: record.stored.freshness)
-                    _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
-                }
-            }
+            _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
         }
     }
 
@@ -267,33 +293,33 @@ public final class PostgresTileCache: TileCacheBackend {
     // MARK: - Fetch turns
 
     /// Waits for this instance's turn to fetch `tile`: takes the tile's advisory lock, or, while
-    /// another instance holds it, looks every `fetchPollInterval` for the tile that instance is
-    /// fetching. Past `fetchWait`, or when locks cannot be had (the database is down), fetches
-    /// without waiting longer.
+    /// another instance holds it, waits for its release to be announced (at most
+    /// `fetchPollInterval` at a time) and looks for the tile that instance stored. Past
+    /// `fetchWait`, or when locks cannot be had (the database is down), fetches without waiting
+    /// longer.
     public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
         let key = lockKey(for: tile)
         let deadline = ContinuousClock.now + Self.fetchWait
-        let style = style, seconds = now.timeIntervalSince1970
-        // Whether another instance holds the lock, and whether the tile is there, fresh, meanwhile.
-        let attempt: PostgresQuery = """
-            SELECT pg_try_advisory_lock(\(key)), EXISTS (
-                SELECT 1 FROM mapframe_tiles WHERE style = \(style) AND z = \(tile.z) AND x = \(tile.x) AND y = \(tile.y)
-                AND (expires_at IS NULL OR expires_at > \(seconds)))
-            """
+        let turns = database.fetchTurns
+        let freshCopy = { () async -> StoredTile? in
+            guard let stored = try? await self.lookup(tile, at: now).stored, stored.isFresh(at: now) else { return nil }
+            return stored
+        }
+        var announced = false
         while ContinuousClock.now < deadline {
-            guard let (locked, fresh) = await database.tryLock(attempt) else { return .fetch(release: {}) }
-            if locked {
-                // The holder before may have stored the tile just before letting go, after this
-                // statement's snapshot was taken: look again, now that the lock is held.
-                let storedMeanwhile = fresh ? true : (try? await lookup(tile, at: now))?.stored?.isFresh(at: now) == true
-                if storedMeanwhile {
-                    await database.unlock(key)
-                    return .stored
-                }
-                return .fetch(release: { [database] in await database.unlock(key) })
+            let release = turns.watchRelease(of: key)
+            defer { turns.endWatch(release) }
+            // The holder stores the tile before it lets the lock go.
+            if announced, let stored = await freshCopy() { return .stored(stored) }
+            guard !database.isUnavailable, let locked = await turns.tryLock(key) else { return .fetch(release: {}) }
+            // Looked for once the lock is taken, so that a tile the holder before stored just
+            // before letting go is seen.
+            if let stored = await freshCopy() {
+                if locked { await turns.unlock(key) }
+                return .stored(stored)
             }
-            if fresh { return .stored }
-            try? await Task.sleep(for: Self.fetchPollInterval)
+            if locked { return .fetch(release: { await turns.unlock(key) }) }
+            announced = await release.wait(atMost: Self.fetchPollInterval)
         }
         return .fetch(release: {})
     }

@@ -1,0 +1,231 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// How the instances sharing a PostgreSQL cache take turns to fetch a tile: a session advisory
+/// lock a tile, held on one connection of each process while it fetches. An instance lets a
+/// lock go with a notification on `channel`, which wakes the instances waiting for it at once,
+/// rather than at their next look.
+///
+/// Lock attempts, and releases, asked for while one is under way go together in the next
+/// statement (`RoundTripBatches`): under a cold fill, one statement carries many tiles' turns.
+final class PostgresFetchTurns: Sendable {
+    /// The channel on which a released lock's key is announced.
+    static let channel = "mapframe_fetch_turns"
+
+    private let configuration: PostgresConnection.Configuration
+    private let connection = Mutex<PostgresConnection?>(nil)
+    private let attempts = RoundTripBatches<Int64, Bool>(maximumUnderWay: 1)
+    private let releases = RoundTripBatches<Int64, Bool>(maximumUnderWay: 1)
+    private let waiters = Mutex<[Int64: [ObjectIdentifier: ReleaseWatch]]>([:])
+    private let statementTimeout: Duration
+    private let logger = PostgresCacheDatabase.quietLogger
+
+    init(configuration: PostgresConnection.Configuration, statementTimeout: Duration) {
+        self.configuration = configuration
+        self.statementTimeout = statementTimeout
+    }
+
+    // MARK: - Turns
+
+    /// Takes the advisory lock `key` if no other instance holds it: whether it did; nil when the
+    /// lock connection cannot be had (the caller fetches alone).
+    func tryLock(_ key: Int64) async -> Bool? {
+        try? await attempts.answer(key) { keys async throws(CacheError) in
+            try await self.onLockConnection(TryLocks(keys: keys))
+        }
+    }
+
+    /// Lets the advisory lock `key` go, and tells the instances waiting for it; if the lock
+    /// connection is gone, so is the lock.
+    func unlock(_ key: Int64) async {
+        _ = try? await releases.answer(key) { keys async throws(CacheError) in
+            try await self.onLockConnection(Unlocks(keys: keys))
+        }
+    }
+
+    /// Starts watching for the release of `key` to be announced: watch before trying the lock,
+    /// so that a release announced meanwhile is not missed. End every watch with `endWatch`.
+    func watchRelease(of key: Int64) -> ReleaseWatch {
+        let watch = ReleaseWatch(key: key)
+        waiters.withLock { $0[key, default: [:]][ObjectIdentifier(watch)] = watch }
+        return watch
+    }
+
+    func endWatch(_ watch: ReleaseWatch) {
+        waiters.withLock { waiters in
+            waiters[watch.key]?[ObjectIdentifier(watch)] = nil
+            if waiters[watch.key]?.isEmpty == true { waiters[watch.key] = nil }
+        }
+    }
+
+    /// Wakes the waiters for a released key.
+    private func announce(_ payload: String) {
+        guard let key = Int64(payload) else { return }
+        let woken = waiters.withLock { $0.removeValue(forKey: key) }
+        woken?.values.forEach { $0.wake(announced: true) }
+    }
+
+    // MARK: - The lock connection
+
+    /// Connects the lock connection unless it is connected, and listens on `channel` there.
+    /// Throws postgres-nio's error when it cannot connect, for the caller to say why.
+    @discardableResult
+    func connect() async throws -> PostgresConnection {
+        if let current = connection.withLock({ $0 }), !current.isClosed { return current }
+        let made = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
+        )
+        let kept = connection.withLock { current -> PostgresConnection in
+            if let current, !current.isClosed { return current }
+            current = made
+            return made
+        }
+        guard kept === made else {
+            try? await made.close()
+            return kept
+        }
+        // Announcements arrive for as long as the connection lives; a waiter that misses one
+        // looks again after its interval.
+        Task { [weak self] in
+            try? await made.listen(on: Self.channel) { announcements in
+                for try await announcement in announcements { self?.announce(announcement.payload) }
+            }
+        }
+        return made
+    }
+
+    /// Runs `statement` on the lock connection within the statement timeout; a connection that
+    /// fails or does not answer is dropped, and the next statement connects afresh.
+    private func onLockConnection<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws(CacheError) -> [Statement.Row] where Statement.Row: Sendable {
+        let lockConnection: PostgresConnection
+        do {
+            lockConnection = try await connect()
+        } catch {
+            throw .unavailable(cache: "PostgreSQL", reason: "the lock connection could not be made")
+        }
+        let logger = logger
+        let answer = await withTaskGroup(of: Result<[Statement.Row], any Error>?.self) { race in
+            race.addTask {
+                do {
+                    var rows: [Statement.Row] = []
+                    for try await row in try await lockConnection.execute(statement, logger: logger) { rows.append(row) }
+                    return .success(rows)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            race.addTask { [statementTimeout] in
+                try? await Task.sleep(for: statementTimeout)
+                return nil
+            }
+            let first = await race.next() ?? nil
+            race.cancelAll()
+            return first
+        }
+        guard case .success(let rows)? = answer else {
+            connection.withLock { if $0 === lockConnection { $0 = nil } }
+            let _: EventLoopFuture<Void> = lockConnection.close()
+            throw .unavailable(cache: "PostgreSQL", reason: "the lock connection failed")
+        }
+        return rows
+    }
+
+    /// Tries the advisory locks `keys`, in order: whether each was taken.
+    private struct TryLocks: PostgresPreparedStatement {
+        static let name = "mapframe_try_fetch_locks"
+        static let sql = "SELECT pg_try_advisory_lock(k) FROM unnest($1::int8[]) WITH ORDINALITY AS wanted(k, i) ORDER BY i"
+        typealias Row = Bool
+
+        var keys: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(keys)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
+    }
+
+    /// Lets the advisory locks `keys` go, in order, and announces each on `channel`: the
+    /// announcements are delivered when the statement commits.
+    private struct Unlocks: PostgresPreparedStatement {
+        static let name = "mapframe_release_fetch_locks"
+        static let sql = """
+            SELECT pg_advisory_unlock(k), pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL
+            FROM unnest($1::int8[]) WITH ORDINALITY AS released(k, i) ORDER BY i
+            """
+        typealias Row = Bool
+
+        var keys: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(keys)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Bool, Bool).self).0 }
+    }
+}
+
+/// A watch for the announced release of one lock: woken once, by the announcement or by the end
+/// of its wait.
+final class ReleaseWatch: Sendable {
+    let key: Int64
+
+    private enum State {
+        case waiting(CheckedContinuation<Void, Never>?)
+        case woken(announced: Bool)
+    }
+
+    private let state = Mutex(State.waiting(nil))
+
+    init(key: Int64) {
+        self.key = key
+    }
+
+    /// Waits for the announcement, at most `interval` (a holder that went away lets its locks go
+    /// unannounced): whether it came.
+    func wait(atMost interval: Duration) async -> Bool {
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask { await self.woken() }
+            race.addTask {
+                try? await Task.sleep(for: interval)
+                self.wake(announced: false)
+            }
+            await race.next()
+            race.cancelAll()
+        }
+        return state.withLock { state in
+            guard case .woken(let announced) = state else { return false }
+            return announced
+        }
+    }
+
+    /// Returns once `wake` has been called, before or after.
+    private func woken() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                guard case .waiting = state else { return true }
+                state = .waiting(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func wake(announced: Bool) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .woken(announced: announced)
+            return continuation
+        }
+        continuation?.resume()
+    }
+}
