@@ -50,13 +50,16 @@ test: deps-test
 	$(SWIFT) test --skip-build --disable-xctest --filter '^TileStoreTests\.'
 
 # Timings from release builds, against baselines and against the peers (BENCHMARKS.md); see the
-# README for how to read them.
+# README for how to read them. `make bench BASELINE=REV` also measures the release build of an
+# earlier commit beside this one.
+BASELINE ?=
 bench: deps-bench
 	$(SWIFT) build -c release --product mapframe-bench
 	$(SWIFT) build -c release --product mapframe-cache-bench
 	.build/release/mapframe-bench
 	.build/release/mapframe-cache-bench
-	SWIFT="$(SWIFT)" scripts/bench-peers.sh
+	$(if $(BASELINE),BASELINE_MAPFRAME="$$(SWIFT="$(SWIFT)" scripts/build-baseline.sh $(BASELINE))" BASELINE_NAME="$(BASELINE)") \
+	  SWIFT="$(SWIFT)" scripts/bench-peers.sh
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps-test

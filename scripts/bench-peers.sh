@@ -18,6 +18,10 @@
 #   backends    MapFrame's cached tiles from PostgreSQL against SQLite: wrk over all 3,504 tiles,
 #               more than its memory of encoded tiles holds, so each request reads the cache; and a
 #               cold fill through two instances sharing one database behind nginx against one.
+# With BASELINE_MAPFRAME (the path of an earlier release build of mapframe; `make bench
+# BASELINE=REV` builds one), the frames, the cached tiles, the cold fill and the backends are
+# measured with it too, its runs taking turns with the current build's, and the report sets the
+# two side by side.
 # Prints the table, and writes it with the machine, the date and the commands to $REPORT
 # (BENCHMARKS.md) with a bar chart of the ratios beside it (BENCHMARKS.png).
 #
@@ -49,6 +53,10 @@ VENV=.bench-venv
 PEERS=(py-staticmaps==0.5.0 pycairo==1.29.2 staticmap==0.5.7 MapProxy==7.0.0 gunicorn==27.0.1 matplotlib==3.10.7)
 
 source scripts/bench-lib.sh
+if [ -n "${BASELINE_NAME:-}" ] && [ ! -x "${BASELINE_MAPFRAME:-}" ]; then
+  echo "bench-peers: the baseline $BASELINE_NAME has no mapframe binary ('${BASELINE_MAPFRAME:-}')" >&2
+  exit 1
+fi
 nginx_binary=$(find_nginx)
 missing=()
 [ -n "$nginx_binary" ] || missing+=(nginx)
@@ -96,8 +104,12 @@ wait_for "http://127.0.0.1:$upstream_port$first_tile" "nginx (upstream)"
 # ---------------------------------------------------------------------------------------------
 echo "== Frames: $FRAMES in one process each"
 snapshot="$mapframe snapshot $work/scenes/*.json --out-dir $work/frames --cache-dir $work/cache --offline"
+baseline_frames=()
+if [ -n "${BASELINE_MAPFRAME:-}" ]; then
+  baseline_frames=(-n "MapFrame baseline" "${snapshot/#$mapframe/$BASELINE_MAPFRAME}")
+fi
 hyperfine --style basic --runs "$RUNS" --warmup 1 --prepare "rm -rf $work/frames" --export-json "$work/frames.json" \
-  -n "MapFrame" "$snapshot" -n "MapFrame, one core" "taskset -c 0 $snapshot" > "$work/hyperfine.txt"
+  -n "MapFrame" "$snapshot" -n "MapFrame, one core" "taskset -c 0 $snapshot" "${baseline_frames[@]}" > "$work/hyperfine.txt"
 python3 - "$work/frames.json" "$FRAMES" >> "$results" <<'PYTHON'
 import json, statistics, sys
 for run in json.load(open(sys.argv[1]))["results"]:
@@ -109,11 +121,12 @@ cp "$work/frames/frame-$(seq -w 1 "$FRAMES" | head -1).png" "$OUT/peer-frames/ma
 grep '^frames' "$results" | sed 's/^/   /'
 
 # ---------------------------------------------------------------------------------------------
-# start_mapframe NAME ARGS...: starts `mapframe serve` on a free port, sets mapframe_url and
-# mapframe_pid. Without request lines (--log-level warning), as nginx here runs with access_log off.
+# start_mapframe NAME ARGS...: starts `mapframe serve` (the build in $MAPFRAME_BINARY, else this
+# one) on a free port, sets mapframe_url and mapframe_pid. Without request lines (--log-level
+# warning), as nginx here runs with access_log off.
 start_mapframe() {
   local name=$1; shift
-  "$mapframe" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 --log-level warning "$@" \
+  "${MAPFRAME_BINARY:-$mapframe}" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 --log-level warning "$@" \
     > "$work/$name.out" 2> "$work/$name.err" &
   mapframe_pid=$!
   pids+=("$mapframe_pid")
@@ -183,6 +196,15 @@ YAML
 # stop PID: stops a server and waits for it.
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
+# builds: the names of the MapFrame builds measured, each run through `with_build`.
+builds=(MapFrame)
+[ -n "${BASELINE_MAPFRAME:-}" ] && builds+=("MapFrame_baseline")
+# with_build NAME COMMAND...: runs COMMAND with MAPFRAME_BINARY set to that build's binary.
+with_build() {
+  local name=$1; shift
+  if [ "$name" = MapFrame ]; then MAPFRAME_BINARY=$mapframe "$@"; else MAPFRAME_BINARY=$BASELINE_MAPFRAME "$@"; fi
+}
+
 # run_wrk NAME URL PATHS PREFIX: one wrk run over the tile list; prints its fields
 # ("requests=… rps=… p99_ms=… status_errors=…") for the caller to record.
 run_wrk() {
@@ -215,6 +237,19 @@ for run in $(seq "$RUNS"); do
   line=$(run_wrk MapProxy "$mapproxy_url" "$work/cached.txt" /tiles/osm/webmercator_sw)
   record cached MapProxy "$line"
 done
+if [ -n "${BASELINE_MAPFRAME:-}" ]; then
+  # The baseline beside a second server of this build, taking turns, so that both meet the same load.
+  current_url=$mapframe_url current_pid=$mapframe_pid
+  MAPFRAME_BINARY=$BASELINE_MAPFRAME start_mapframe serve-cached-baseline --cache-dir "$work/cache" --offline
+  baseline_url=$mapframe_url baseline_pid=$mapframe_pid
+  wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d3s -s scripts/wrk-tiles.lua "$baseline_url" -- "$work/cached.txt" /tiles/osm "$WRK_THREADS" > /dev/null
+  for run in $(seq "$RUNS"); do
+    record cached MapFrame_same_turns "$(run_wrk MapFrame "$current_url" "$work/cached.txt" /tiles/osm)"
+    record cached MapFrame_baseline "$(run_wrk baseline "$baseline_url" "$work/cached.txt" /tiles/osm)"
+  done
+  stop "$baseline_pid"
+  mapframe_url=$current_url mapframe_pid=$current_pid
+fi
 
 echo "== Composited route tiles: every request drawn, against decoding and encoding the same tiles"
 route_coordinates=$(cat "$work/route.json")
@@ -272,11 +307,13 @@ fill() {
   printf '   %-10s %s\n' "$name" "$line"
 }
 for run in $(seq "$RUNS"); do
-  mkdir -p "$work/fill-$run"
-  start_mapframe "serve-fill-$run" --cache-dir "$work/fill-$run" --style-file "$work/upstream-style.json"
-  fill MapFrame "$mapframe_url" /tiles/fixture
-  record memory-fill MapFrame "kb=$(tree_peak_kb "$mapframe_pid")"
-  stop "$mapframe_pid"
+  for build in "${builds[@]}"; do
+    mkdir -p "$work/fill-$build-$run"
+    with_build "$build" start_mapframe "serve-fill-$build-$run" --cache-dir "$work/fill-$build-$run" --style-file "$work/upstream-style.json"
+    fill "$build" "$mapframe_url" /tiles/fixture
+    record memory-fill "$build" "kb=$(tree_peak_kb "$mapframe_pid")"
+    stop "$mapframe_pid"
+  done
   start_mapproxy "mapproxy-fill-$run" "[upstream]" "$work/mapproxy-fill-$run.mbtiles"
   fill MapProxy "$mapproxy_url" /tiles/osm/webmercator_sw
   record memory-fill MapProxy "kb=$(tree_peak_kb "$mapproxy_pid")"
@@ -300,35 +337,53 @@ for z, x, row in sqlite3.connect(sys.argv[1]).execute("SELECT zoom_level, tile_c
 PYTHON
 cached_db=$(database cached)
 "$mapframe" cache copy "$work/cache" "$cached_db" > /dev/null 2>&1
-start_mapframe serve-backend-sqlite --cache-dir "$work/cache" --offline
-sqlite_url=$mapframe_url sqlite_pid=$mapframe_pid
-start_mapframe serve-backend-postgres --cache "$cached_db" --offline
-postgres_url=$mapframe_url postgres_pid=$mapframe_pid
-for server in "$sqlite_url" "$postgres_url"; do
-  wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d3s -s scripts/wrk-tiles.lua "$server" -- "$work/backend.txt" /tiles/osm "$WRK_THREADS" > /dev/null
+# Each build's servers on the same SQLite file and database; one server at a time under load.
+for build in "${builds[@]}"; do
+  suffix=${build#MapFrame}
+  with_build "$build" start_mapframe "serve-backend-sqlite$suffix" --cache-dir "$work/cache" --offline
+  declare "sqlite_url$suffix=$mapframe_url" "sqlite_pid$suffix=$mapframe_pid"
+  with_build "$build" start_mapframe "serve-backend-postgres$suffix" --cache "$cached_db" --offline
+  declare "postgres_url$suffix=$mapframe_url" "postgres_pid$suffix=$mapframe_pid"
+done
+for build in "${builds[@]}"; do
+  suffix=${build#MapFrame}
+  for server_variable in "sqlite_url$suffix" "postgres_url$suffix"; do
+    wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d3s -s scripts/wrk-tiles.lua "${!server_variable}" -- "$work/backend.txt" /tiles/osm "$WRK_THREADS" > /dev/null
+  done
 done
 for run in $(seq "$RUNS"); do
-  record backend SQLite "$(run_wrk SQLite "$sqlite_url" "$work/backend.txt" /tiles/osm)"
-  record backend PostgreSQL "$(run_wrk PostgreSQL "$postgres_url" "$work/backend.txt" /tiles/osm)"
+  for build in "${builds[@]}"; do
+    suffix=${build#MapFrame}
+    sqlite_variable="sqlite_url$suffix" postgres_variable="postgres_url$suffix"
+    record backend "SQLite$suffix" "$(run_wrk "SQLite$suffix" "${!sqlite_variable}" "$work/backend.txt" /tiles/osm)"
+    record backend "PostgreSQL$suffix" "$(run_wrk "PostgreSQL$suffix" "${!postgres_variable}" "$work/backend.txt" /tiles/osm)"
+  done
 done
-stop "$sqlite_pid"
-stop "$postgres_pid"
+for build in "${builds[@]}"; do
+  suffix=${build#MapFrame}
+  sqlite_variable="sqlite_pid$suffix" postgres_variable="postgres_pid$suffix"
+  stop "${!sqlite_variable}"
+  stop "${!postgres_variable}"
+done
 for run in $(seq "$RUNS"); do
-  start_mapframe "serve-one-$run" --cache "$(database one_$run)" --style-file "$work/upstream-style.json"
-  fill "one_instance" "$mapframe_url" /tiles/fixture
-  stop "$mapframe_pid"
-  shared_db=$(database two_$run)
-  start_mapframe "serve-two-a-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
-  first_pid=$mapframe_pid first_port=${mapframe_url##*:}
-  start_mapframe "serve-two-b-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
-  balancer_port=$(free_port)
-  start_balancer "$work/balancer-$run" "$balancer_port" "$first_port" "${mapframe_url##*:}"
-  balancer_pid=${pids[-1]}
-  wait_for "http://127.0.0.1:$balancer_port/healthz" "nginx (load balancer)"
-  fill "two_instances" "http://127.0.0.1:$balancer_port" /tiles/fixture
-  stop "$balancer_pid"
-  stop "$first_pid"
-  stop "$mapframe_pid"
+  for build in "${builds[@]}"; do
+    suffix=${build#MapFrame}
+    with_build "$build" start_mapframe "serve-one$suffix-$run" --cache "$(database "one${suffix}_$run")" --style-file "$work/upstream-style.json"
+    fill "one_instance$suffix" "$mapframe_url" /tiles/fixture
+    stop "$mapframe_pid"
+    shared_db=$(database "two${suffix}_$run")
+    with_build "$build" start_mapframe "serve-two-a$suffix-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
+    first_pid=$mapframe_pid first_port=${mapframe_url##*:}
+    with_build "$build" start_mapframe "serve-two-b$suffix-$run" --cache "$shared_db" --style-file "$work/upstream-style.json"
+    balancer_port=$(free_port)
+    start_balancer "$work/balancer$suffix-$run" "$balancer_port" "$first_port" "${mapframe_url##*:}"
+    balancer_pid=${pids[-1]}
+    wait_for "http://127.0.0.1:$balancer_port/healthz" "nginx (load balancer)"
+    fill "two_instances$suffix" "http://127.0.0.1:$balancer_port" /tiles/fixture
+    stop "$balancer_pid"
+    stop "$first_pid"
+    stop "$mapframe_pid"
+  done
 done
 stop_postgres
 
@@ -337,5 +392,6 @@ echo
 "$VENV/bin/python" scripts/bench_report.py "$results" "$REPORT" \
   --frames "$FRAMES" --runs "$RUNS" --tiles "$TILE_COUNT" \
   --wrk "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION" --render-threads "$RENDER_THREADS" \
+  ${BASELINE_MAPFRAME:+--baseline "${BASELINE_NAME:-$BASELINE_MAPFRAME}"} \
   --peers "${PEERS[*]}" --notes "$work/notes.txt"
 echo "One frame of each renderer: $OUT/peer-frames/"

@@ -3,7 +3,7 @@
 beside it (REPORT with .png for .md).
 
 usage: bench_report.py RESULTS REPORT --frames N --runs N --tiles N --wrk CMD --render-threads N
-                       --peers "pkg==v ..." [--notes FILE]
+                       --peers "pkg==v ..." [--notes FILE] [--baseline NAME]
 
 RESULTS has one line per measurement, "SECTION NAME key=value ...". Every figure reported is the
 median over the runs of that measurement; ratios are of medians from this one run.
@@ -27,6 +27,12 @@ CACHED_NGINX_TARGET = 1.0
 CACHED_MAPPROXY_TARGET = 10.0
 FILL_MAPPROXY_TARGET = 1.0
 UPSTREAM_PER_TILE_TARGET = 1.0
+# Against the baseline build, and the shared cache against the file (each a ratio from one run).
+BACKEND_SQLITE_TARGET = 1.5  # cached tiles read from SQLite, this build / the baseline
+BACKEND_POSTGRES_TARGET = 0.7  # cached tiles read from PostgreSQL / from SQLite
+FILL_POSTGRES_TARGET = 0.7  # cold fill into PostgreSQL / into an MBTiles file
+INSTANCES_TARGET = 1.0  # cold fill through two instances / through one
+NO_SLOWER_TARGET = 1.0  # frames and memory-held tiles, this build / the baseline
 
 arguments = argparse.ArgumentParser()
 arguments.add_argument("results")
@@ -36,6 +42,7 @@ for option in ("--frames", "--runs", "--tiles", "--render-threads"):
 arguments.add_argument("--wrk", required=True)
 arguments.add_argument("--peers", required=True)
 arguments.add_argument("--notes")
+arguments.add_argument("--baseline", help="the earlier build measured beside this one")
 options = arguments.parse_args()
 
 runs = {}
@@ -133,14 +140,51 @@ claims = [
     ("Cold fill: MapFrame / MapProxy", fill_ratio, FILL_MAPPROXY_TARGET),
 ]
 one_core = median("frames", "MapFrame, one core", "ms")
+fill_postgres_ratio = instances["one instance"] / fill["MapFrame"]
+claims += [
+    ("Cached tiles, every request reading the cache: PostgreSQL / SQLite", backend_ratio, BACKEND_POSTGRES_TARGET),
+    ("Cold fill: PostgreSQL, one instance / MBTiles", fill_postgres_ratio, FILL_POSTGRES_TARGET),
+    ("Cold fill on one PostgreSQL database: two instances / one", instances_ratio, INSTANCES_TARGET),
+]
+
+# --- This build against the baseline build, each pair measured in turns ---
+baseline = []
+if options.baseline:
+    baseline_table = [("This build against the baseline", "this build", "baseline", "this / baseline")]
+    pairs = [
+        ("Frames, ms/frame (baseline / this)", median("frames", "MapFrame", "ms"), median("frames", "MapFrame baseline", "ms"), True),
+        ("Cached tiles held in memory, req/s", cached_same := median("cached", "MapFrame same turns", "rps"),
+         median("cached", "MapFrame baseline", "rps"), False),
+        ("Cached tiles read from SQLite, req/s", backend["SQLite"], median("backend", "SQLite baseline", "rps"), False),
+        ("Cached tiles read from PostgreSQL, req/s", backend["PostgreSQL"], median("backend", "PostgreSQL baseline", "rps"), False),
+        ("Cold fill into MBTiles, tiles/s", fill["MapFrame"],
+         median_of("fill", "MapFrame baseline", lambda run: run["tiles"] / run["seconds"]), False),
+        ("Cold fill into PostgreSQL, one instance, tiles/s", instances["one instance"],
+         median_of("fill", "one instance baseline", lambda run: run["tiles"] / run["seconds"]), False),
+        ("Cold fill into PostgreSQL, two instances, tiles/s", instances["two instances"],
+         median_of("fill", "two instances baseline", lambda run: run["tiles"] / run["seconds"]), False),
+    ]
+    for label, this, earlier, lower_is_better in pairs:
+        ratio = earlier / this if lower_is_better else this / earlier
+        baseline_table.append((label, f"{this:,.2f}" if lower_is_better else f"{this:,.0f}",
+                               f"{earlier:,.2f}" if lower_is_better else f"{earlier:,.0f}", f"{ratio:.2f}x"))
+        baseline.append((label, ratio))
+    sqlite_gain = backend["SQLite"] / median("backend", "SQLite baseline", "rps")
+    baseline_postgres = median("backend", "PostgreSQL baseline", "rps") / median("backend", "SQLite baseline", "rps")
+    claims += [
+        (f"Cached tiles read from SQLite: this build / {options.baseline}", sqlite_gain, BACKEND_SQLITE_TARGET),
+        (f"Frames: {options.baseline} / this build (no slower)", median("frames", "MapFrame baseline", "ms") / median("frames", "MapFrame", "ms"),
+         NO_SLOWER_TARGET),
+        (f"Cached tiles held in memory: this build / {options.baseline} (no slower)", cached_same / median("cached", "MapFrame baseline", "rps"),
+         NO_SLOWER_TARGET),
+    ]
 facts = [
     f"Frames on one core (taskset): py-staticmaps (best backend) / MapFrame {median('frames', best_peer, 'ms') / one_core:.1f}x",
     f"Composited route tiles: MapFrame / floor {drawn / floor:.2f}x",
     f"Upstream requests a tile in the cold fill: MapFrame {per_tile['MapFrame']:.2f} (target {UPSTREAM_PER_TILE_TARGET:.0f}: "
     f"{'met' if per_tile['MapFrame'] <= UPSTREAM_PER_TILE_TARGET else 'MISSED'}), MapProxy {per_tile['MapProxy']:.2f}",
-    f"Cached tiles, every request reading the cache: PostgreSQL / SQLite {backend_ratio:.2f}x",
-    f"Cold fill on one PostgreSQL database: two instances / one {instances_ratio:.2f}x; "
-    f"upstream requests a tile {per_tile['two instances']:.2f} (two) and {per_tile['one instance']:.2f} (one)",
+    f"Upstream requests a tile in the cold fill on one PostgreSQL database: {per_tile['two instances']:.2f} (two instances) "
+    f"and {per_tile['one instance']:.2f} (one)",
 ]
 
 
@@ -156,11 +200,16 @@ def text_table():
 
 def claim_lines():
     lines = [f"{label}: {ratio:.2f}x (target at least {target:g}x: {verdict(ratio, target)})" for label, ratio, target in claims]
+    if options.baseline:
+        lines.append(f"The baseline ({options.baseline}): PostgreSQL / SQLite {baseline_postgres:.2f}x")
     return lines + facts
 
 
 print(f"MapFrame against its peers; medians of {options.runs} runs (peers' frames: of {options.frames} frames)")
 print(text_table())
+if options.baseline:
+    for row in baseline_table:
+        print(f"  {row[0]:52s} {row[1]:>12s} {row[2]:>12s} {row[3]:>16s}")
 for line in claim_lines():
     print(line)
 
@@ -236,7 +285,12 @@ MapFrame against the tools a user would otherwise pick, on identical inputs, in 
 Medians of {options.runs} runs (the peers' frames: medians of {options.frames} frames).
 
 {markdown_table()}
+""" + (f"""
+**This build against the baseline ({options.baseline})**, each pair measured in turns in this run
 
+| | this build | baseline | this / baseline |
+|---|---:|---:|---:|
+""" + "\n".join(f"| {row[0]} | {row[1]} | {row[2]} | {row[3]} |" for row in baseline_table[1:]) + "\n" if options.baseline else "") + f"""
 ## Against the targets
 
 """ + "\n".join(f"- {line}" for line in claim_lines()) + f"""
@@ -280,6 +334,10 @@ Python renderers (`scripts/bench_tile_set.py`).
   to the upstream.
 - **Memory**: the peak resident memory (VmHWM) of each server's processes, summed over its
   workers.
+- **The baseline**: with `make bench BASELINE=REV`, an earlier commit built the same way
+  (release) is measured beside this build: its frames in the same hyperfine run, its cached
+  tiles from a second server taking turns with one of this build's, and its cold fills and
+  backends in turn with this build's.
 """ + ("\n## Notes from the run\n\n" + "\n".join(f"- {note.strip()}" for note in notes) + "\n" if notes else "")
 with open(options.report, "w") as out:
     out.write(report)
