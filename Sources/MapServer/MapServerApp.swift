@@ -77,9 +77,17 @@ public final class MapServerApp: Sendable {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        let stopped: Result<Void, any Error>
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            stopped = .success(())
+        } catch {
+            stopped = .failure(error)
+        }
+        openConnections.closeAll()
         await bodyWork.shutdown()
         await tiles.shutdown()
+        try stopped.get()
     }
 
     /// The connections served at once: the configured number, or fewer when the descriptor limit,
