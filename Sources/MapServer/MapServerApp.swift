@@ -84,7 +84,6 @@ public final class MapServerApp: Sendable {
         } catch {
             stopped = .failure(error)
         }
-        openConnections.closeAll()
         await bodyWork.shutdown()
         await tiles.shutdown()
         try stopped.get()

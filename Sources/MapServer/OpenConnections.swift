@@ -12,8 +12,6 @@ final class OpenConnections: Sendable {
 
     private struct State {
         var open = 0
-        /// Every connection set up and not yet closed, admitted or refused.
-        var channels: [ObjectIdentifier: any Channel] = [:]
         var refusedSinceReport = 0
         var lastReport = Date.distantPast
     }
@@ -30,9 +28,6 @@ final class OpenConnections: Sendable {
     /// Counts the connection in until it closes; false (and a log line now and then) when the
     /// server is full.
     func admit(_ channel: any Channel, logger: Logger) -> Bool {
-        let key = ObjectIdentifier(channel)
-        state.withLock { $0.channels[key] = channel }
-        channel.closeFuture.whenComplete { [self] _ in _ = state.withLock { $0.channels.removeValue(forKey: key) } }
         let (admitted, report) = state.withLock { state -> (Bool, Int?) in
             if state.open < limit {
                 state.open += 1
@@ -49,14 +44,6 @@ final class OpenConnections: Sendable {
         guard admitted else { return false }
         channel.closeFuture.whenComplete { [self] _ in state.withLock { $0.open -= 1 } }
         return true
-    }
-
-    /// Closes every connection still open, once the server has stopped: one whose setup ended
-    /// as the server stopped may have been left open by it (now and then, a few dozen of 200
-    /// connections opening at the stop were).
-    func closeAll() {
-        let left = state.withLock { Array($0.channels.values) }
-        for channel in left { channel.close(promise: nil) }
     }
 }
 

@@ -18,6 +18,9 @@ final class HTTPServer: Sendable {
     private struct OpenConnections {
         var descriptors: Set<Int32> = []
         var stopped = false
+        /// Once stopped, a socket that holds the port, bound but not listening, until the
+        /// server goes: connections are refused, and no other server is given the port.
+        var heldPort: Int32?
     }
 
     /// Binds the listener and starts accepting; `onAccept` runs for every connection served.
@@ -43,6 +46,12 @@ final class HTTPServer: Sendable {
         guard wasRunning else { return }
         threads.wait()
         close(listener)
+        let held = try? Socket.bindLoopback(port: port, reuseAddress: true).fd
+        open.withLock { $0.heldPort = held }
+    }
+
+    deinit {
+        if let held = open.withLock({ $0.heldPort }) { close(held) }
     }
 
     private func acceptConnections(onAccept: @escaping @Sendable () -> Void, reply: @escaping @Sendable (RecordedRequest) -> Reply) {

@@ -22,11 +22,12 @@ enum Socket {
         }
     }
 
-    /// A TCP socket bound to 127.0.0.1 with a port chosen by the kernel, not yet listening:
-    /// until it listens, connections to the port are refused. `reuseAddress` (SO_REUSEADDR)
-    /// lets a listener rebind at once after a restart; without it, nothing else can bind the
-    /// port while this socket lives.
-    static func bindLoopback(reuseAddress: Bool) throws -> (fd: Int32, port: Int) {
+    /// A TCP socket bound to 127.0.0.1 on `port` (0: one chosen by the kernel), not yet
+    /// listening: until it listens, connections to the port are refused. `reuseAddress`
+    /// (SO_REUSEADDR) lets a listener rebind at once after a restart; without it, nothing else
+    /// can bind the port while this socket lives. Either way the kernel never chooses the port
+    /// for another socket while this one holds it.
+    static func bindLoopback(port: Int = 0, reuseAddress: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         do {
@@ -38,6 +39,7 @@ enum Socket {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+            address.sin_port = in_port_t(UInt16(port)).bigEndian
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             try withUnsafeMutablePointer(to: &address) { pointer in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in

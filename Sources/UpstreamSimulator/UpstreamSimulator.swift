@@ -32,8 +32,10 @@ public final class UpstreamSimulator: Sendable {
     /// "http://127.0.0.1:<port>", without a trailing slash.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Closes the listener and every open connection and waits for their threads to finish,
-    /// so the port is free when it returns. Idempotent; also done on deinit.
+    /// Closes the listener and every open connection and waits for their threads to finish.
+    /// The port then refuses connections, as a host whose server is down does, and is kept
+    /// from other servers until the simulator goes: a client still asking this upstream never
+    /// reaches another test's. Idempotent; also done on deinit.
     /// Must not be called from a default handler.
     public func stop() {
         server.stop()

@@ -10,7 +10,9 @@ import Glibc
 /// Stopping the server while clients are still connecting. The connections it has accepted but
 /// not yet begun to serve when it stops must be closed like the rest: the stop must neither trap
 /// nor hang. Each test stops a server 50 times, at a different point of 200 connections opening;
-/// the server takes 100 at once, so the rest are refused once it is full.
+/// the server takes 100 at once, so the rest are refused once it is full. Each server listens on
+/// a `ReservedPort`, so that the connections made after it stops are refused, never taken by a
+/// server another test starts meanwhile on a port the kernel gave out again.
 @Suite struct StopTests {
     static let rounds = 50
     static let maxConnections = 100
@@ -20,7 +22,10 @@ import Glibc
         for round in 0..<Self.rounds {
             let cache = try TemporaryDirectory("stop")
             defer { cache.remove() }
+            let reserved = try ReservedPort()
+            defer { withExtendedLifetime(reserved) {} }
             var configuration = TestServer.configuration(cacheDirectory: cache.path)
+            configuration.port = reserved.port
             configuration.connectionLimits = ConnectionLimits(maxConnections: Self.maxConnections)
             let server = try await TestServer.start(configuration)
             let stopped = Flag()
@@ -48,7 +53,11 @@ import Glibc
         for round in 0..<Self.rounds {
             let cache = try TemporaryDirectory("stop-sigterm")
             defer { cache.remove() }
-            let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline", "--max-connections", String(Self.maxConnections)])
+            let reserved = try ReservedPort()
+            defer { withExtendedLifetime(reserved) {} }
+            let server = try await ServerProcess.start(
+                ["--cache-dir", cache.path, "--offline", "--max-connections", String(Self.maxConnections)], port: reserved.port
+            )
             let signalled = Flag()
             let storm = ConnectionStorm(port: server.port, stopAfter: ConnectionStorm.stopPoint(round: round)) {
                 server.send(SIGTERM)

@@ -331,6 +331,37 @@ final class TestServer: Sendable {
     }
 }
 
+/// A port on 127.0.0.1 held for a server a test starts on it: bound with SO_REUSEADDR but never
+/// listened on, so the server may listen there; once it stops, connections still being made to
+/// the port are refused, rather than reaching a server another test has just been given it for.
+final class ReservedPort: Sendable {
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
+        var one: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else {
+            let error = errno
+            close(socket)
+            throw TestSetupError(description: "binding 127.0.0.1:0: errno \(error)")
+        }
+        self.socket = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socket) }
+}
+
 /// `mapframe serve` running as a child process; its output goes to files.
 final class ServerProcess: Sendable {
     let port: Int
@@ -341,7 +372,7 @@ final class ServerProcess: Sendable {
         self.port = port
     }
 
-    /// Starts `mapframe serve --port 0 <arguments>` and waits for its
+    /// Starts `mapframe serve --port <port> <arguments>` and waits for its
     /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
     /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
     /// With `lowPriority`, it runs at the lowest CPU priority (`nice -n 19`), so that a server kept
@@ -349,9 +380,9 @@ final class ServerProcess: Sendable {
     /// own environment. A server a failed test leaves running is killed (by its own pid only) when
     /// the `ServerProcess` goes.
     static func start(
-        _ arguments: [String], descriptorLimit: Int? = nil, lowPriority: Bool = false, environment: [String: String] = [:]
+        _ arguments: [String], port: Int = 0, descriptorLimit: Int? = nil, lowPriority: Bool = false, environment: [String: String] = [:]
     ) async throws -> ServerProcess {
-        var command = [try MapframeExecutable.url().path, "serve", "--port", "0"] + arguments
+        var command = [try MapframeExecutable.url().path, "serve", "--port", String(port)] + arguments
         if lowPriority { command = ["/usr/bin/nice", "-n", "19"] + command }
         if let descriptorLimit { command = ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)"] + command }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
