@@ -14,8 +14,10 @@ import UpstreamSimulator
 struct HeldStorageTests {
     /// A 4 x 3 block of the demo area at zoom 16.
     static let block = (0..<12).map { TileID(z: 16, x: 32_791 + $0 % 4, y: 21_724 + $0 / 4) }
-    /// The longest `/healthz` or a memory-held tile may take while the storage is held.
+    /// The longest `/healthz` or a memory-held tile may take while the storage is held (the median of five).
     static let bound = 0.1
+    /// An answer this late waited for the storage: a statement's timeout is 5 s.
+    static let waitedForStorage = 1.0
 
     @Test(
         "PostgreSQL's tile and route tables locked: /healthz and tiles held in memory answer within 100 ms",
@@ -103,18 +105,27 @@ struct HeldStorageTests {
     static func path(_ tile: TileID) -> String { "tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png" }
 
     /// Checks, while the requests `whileWaiting` wait for the storage, that `/healthz` and each
-    /// memory-held tile answer 200 within `bound`, five times over.
+    /// memory-held tile answer 200 five times over: in a median time within `bound`, and never
+    /// as late as `waitedForStorage`. On a shared, loaded machine one answer in five may miss
+    /// 100 ms by a scheduling slice; one that waited for the storage would miss it every time.
     static func expectPromptAnswers(healthz: String, heldTiles: [String], whileWaiting blocked: [ChildProcess]) async throws {
         // The blocked requests have reached the server, and wait for the storage: for seconds, as
         // long as it is held (the least of them a statement's 5 s).
         try await Task.sleep(for: .milliseconds(300))
         let stillWaiting = blocked.filter(\.isRunning).count
         #expect(stillWaiting == blocked.count, "the requests that need the storage should be waiting for it")
+        let urls = [healthz] + heldTiles
+        var times = Array(repeating: [Double](), count: urls.count)
         for _ in 0..<5 {
-            for url in [healthz] + heldTiles {
+            for (index, url) in urls.enumerated() {
                 let (status, seconds) = try await onThread { try timedGet(url) }
-                #expect(status == 200 && seconds < bound, "\(url): \(status) after \(seconds) s")
+                #expect(status == 200 && seconds < waitedForStorage, "\(url): \(status) after \(seconds) s")
+                times[index].append(seconds)
             }
+        }
+        for (url, seconds) in zip(urls, times) {
+            let median = seconds.sorted()[seconds.count / 2]
+            #expect(median < bound, "\(url): median \(median) s of \(seconds)")
         }
     }
 
