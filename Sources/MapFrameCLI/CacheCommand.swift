@@ -40,23 +40,31 @@ struct CacheCommand: AsyncParsableCommand {
                 if let style { styles = [style] } else { styles = try await PostgresTileCache.styles(in: database) }
                 return styles.map { PostgresTileCache(database: database, style: $0) }
             }
-            return try files(readOnly: readOnly).map(MBTilesBackend.init)
+            var files: [any TileCacheBackend] = []
+            for path in try paths() { files.append(try await MBTilesBackend.open(path, readOnly: readOnly)) }
+            return files
         }
 
-        /// The cache files, for the commands that work on MBTiles alone.
+        /// The cache files, for the commands that work on MBTiles alone. Blocks: for those
+        /// commands' own thread.
         func files(readOnly: Bool, command: String = "") throws -> [MBTilesCache] {
+            try paths(command: command).map { path throws(CacheError) in try MBTilesCache(openingExisting: path, readOnly: readOnly) }
+        }
+
+        /// The paths of the cache files.
+        private func paths(command: String = "") throws -> [String] {
             if let cache, PostgresAddress.isPostgresURL(cache) {
                 throw InputError(description: "--cache: \(command) works on MBTiles files; PostgreSQL checks and vacuums its own tables")
             }
-            if let cache { return [try MBTilesCache(openingExisting: cache, readOnly: readOnly)] }
+            if let cache { return [cache] }
             let directory = cacheDirectory ?? CacheLocation.defaultDirectory()
-            if let style { return [try MBTilesCache(openingExisting: directory + "/" + style + ".mbtiles", readOnly: readOnly)] }
+            if let style { return [directory + "/" + style + ".mbtiles"] }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
                 throw InputError(description: "--cache-dir: \(directory) cannot be read")
             }
             let files = names.filter { $0.hasSuffix(".mbtiles") }.sorted()
             guard !files.isEmpty else { throw InputError(description: "--cache-dir: \(directory) holds no .mbtiles files") }
-            return try files.map { try MBTilesCache(openingExisting: directory + "/" + $0, readOnly: readOnly) }
+            return files.map { directory + "/" + $0 }
         }
     }
 
@@ -68,11 +76,12 @@ struct CacheCommand: AsyncParsableCommand {
             for cache in try await target.caches(readOnly: true) {
                 let statistics = try await cache.statistics(at: Date())
                 let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
-                if let file = (cache as? MBTilesBackend)?.file {
+                if let backend = cache as? MBTilesBackend {
+                    let (identity, layout) = try await backend.withFile { file throws(CacheError) in (try file.identity(), try file.layout()) }
                     print("""
                         \(cache.name)
-                          \(try file.identity())
-                          layout: \(try file.layout())
+                          \(identity)
+                          layout: \(layout)
                         """)
                 } else {
                     print(cache.name)

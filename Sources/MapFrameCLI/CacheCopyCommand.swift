@@ -38,9 +38,7 @@ extension CacheCommand {
             if case .file = destination, styles.count > 1 {
                 throw InputError(description: "copy: \(to) is one file, and \(source) holds \(styles.count) styles (\(styles.joined(separator: ", "))); name one with --style")
             }
-            if case .file(let path) = destination, !FileManager.default.fileExists(atPath: path) {
-                _ = try MBTilesCache(creatingIfNeeded: path)
-            }
+            try await destination.createFileIfMissing()
             let catalog = StyleCatalog.builtin
             for style in styles {
                 let reader = try await source.openCache(for: style, readOnly: true, createIfMissing: false)

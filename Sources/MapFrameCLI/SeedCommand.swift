@@ -79,9 +79,7 @@ struct SeedCommand: AsyncParsableCommand {
             return
         }
         // Seeding is how a cache file comes to be, so a --cache file is created here if missing.
-        if case .file(let cachePath) = location, !FileManager.default.fileExists(atPath: cachePath) {
-            _ = try MBTilesCache(creatingIfNeeded: cachePath)
-        }
+        try await location.createFileIfMissing()
         let progress = SeedProgress(total: count)
         try await cacheOptions.withPipeline(maxConnectionsPerHost: concurrency) { pipeline in
             let store = try await pipeline.store(for: source)

@@ -1,4 +1,3 @@
-import BlockingWork
 import Foundation
 
 /// Where a command finds its tile caches: one given MBTiles file for every style, one file per
@@ -46,7 +45,14 @@ public enum CacheLocation: Sendable, Equatable {
         if case .postgres(let address) = self {
             return PostgresTileCache(database: try await PostgresCacheDatabase.open(address), style: style)
         }
-        return try await onStorage { () throws(CacheError) in MBTilesBackend(try openFile(for: style, readOnly: readOnly, createIfMissing: createIfMissing)) }
+        return try await onStorageThreads(cache: description) { () throws(CacheError) in MBTilesBackend(try openFile(for: style, readOnly: readOnly, createIfMissing: createIfMissing)) }
+    }
+
+    /// Creates the MBTiles file of a `.file` location, with the schema, when it does not exist:
+    /// the commands that fill a cache (`seed`, `cache copy`) bring a named file into being.
+    public func createFileIfMissing() async throws(CacheError) {
+        guard case .file(let path) = self, !FileManager.default.fileExists(atPath: path) else { return }
+        _ = try await onStorageThreads(cache: path) { () throws(CacheError) in try MBTilesCache(creatingIfNeeded: path) }
     }
 
     /// A style's MBTiles file, opened as `openCache` says. Blocks.
@@ -72,19 +78,12 @@ public enum CacheLocation: Sendable, Equatable {
         case .postgres(let address):
             return PostgresRouteStore(database: try await PostgresCacheDatabase.open(address), quota: quota)
         case .directory(let directory):
-            return try await onStorage { () throws(CacheError) in
+            return try await onStorageThreads(cache: directory) { () throws(CacheError) in
                 try Self.makeDirectory(directory)
                 return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
             }
         case .file:
             return nil
-        }
-    }
-
-    private func onStorage<T: Sendable>(_ body: @escaping @Sendable () throws(CacheError) -> T) async throws(CacheError) -> T {
-        let description = description
-        return try await BlockingPool.storage.run(body) { error in
-            CacheError.unavailable(cache: description, reason: "its storage threads have stopped (\(error))")
         }
     }
 

@@ -1,4 +1,3 @@
-import BlockingWork
 import Foundation
 import MapGeometry
 
@@ -8,9 +7,12 @@ import MapGeometry
 public final class MBTilesBackend: TileCacheBackend {
     /// The file, for the maintenance commands that work on MBTiles alone (verify, vacuum, identity).
     public let file: MBTilesCache
-    /// Two lookups' hops to the storage threads at a time, leaving the others for writes: lookups
-    /// asked for meanwhile go together.
+    /// Two lookups' hops to the storage threads at a time: lookups asked for meanwhile go together.
     private let lookups = LookupBatches(maximumUnderWay: 2)
+    /// One transaction of stores at a time (SQLite writes one at a time anyway): stores asked
+    /// for meanwhile go together in the next, one commit for many tiles in a cold fill, and
+    /// waiting writes never hold every storage thread while lookups queue behind them.
+    private let stores = RoundTripBatches<StoredTileRecord, Bool>(maximumUnderWay: 1)
 
     public init(_ file: MBTilesCache) {
         self.file = file
@@ -22,56 +24,58 @@ public final class MBTilesBackend: TileCacheBackend {
 
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
         try await lookups.answer(tile) { tiles async throws(CacheError) in
-            try await onStorage { file throws(CacheError) in try file.lookup(tiles, at: now) }
+            try await withFile { file throws(CacheError) in try file.lookup(tiles, at: now) }
         }
     }
 
     public func freshTileCount(in tiles: [TileID], at now: Date) async throws(CacheError) -> Int {
-        try await onStorage { file throws(CacheError) in try file.freshTileCount(in: tiles, at: now) }
+        try await withFile { file throws(CacheError) in try file.freshTileCount(in: tiles, at: now) }
     }
 
     public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in
-            if let freshness { try file.store(data, for: tile, freshness: freshness) } else { try file.store(data, for: tile) }
+        let record = StoredTileRecord(tile: tile, stored: StoredTile(data: data, freshness: freshness))
+        _ = try await stores.answer(record) { records async throws(CacheError) -> [Bool] in
+            try await withFile { file throws(CacheError) in try file.store(records) }
+            return Array(repeating: true, count: records.count)
         }
     }
 
     public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in try file.updateFreshness(freshness, for: tile) }
+        try await withFile { file throws(CacheError) in try file.updateFreshness(freshness, for: tile) }
     }
 
     public func markMissing(_ tile: TileID, until: Date) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in try file.markMissing(tile, until: until) }
+        try await withFile { file throws(CacheError) in try file.markMissing(tile, until: until) }
     }
 
     public func touch(_ tiles: [TileID], at date: Date) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in try file.touch(tiles, at: date) }
+        try await withFile { file throws(CacheError) in try file.touch(tiles, at: date) }
     }
 
     public func statistics(at now: Date) async throws(CacheError) -> CacheStatistics {
-        try await onStorage { file throws(CacheError) in try file.statistics(at: now) }
+        try await withFile { file throws(CacheError) in try file.statistics(at: now) }
     }
 
     @discardableResult
     public func purgeLeastRecentlyUsed(_ count: Int) async throws(CacheError) -> Int {
-        try await onStorage { file throws(CacheError) in try file.purgeLeastRecentlyUsed(count) }
+        try await withFile { file throws(CacheError) in try file.purgeLeastRecentlyUsed(count) }
     }
 
     @discardableResult
     public func purge(fetchedBefore date: Date) async throws(CacheError) -> Int {
-        try await onStorage { file throws(CacheError) in try file.purge(fetchedBefore: date) }
+        try await withFile { file throws(CacheError) in try file.purge(fetchedBefore: date) }
     }
 
     public func refreshMetadata(name: String, attribution: String) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in try file.refreshMetadata(name: name, attribution: attribution) }
+        try await withFile { file throws(CacheError) in try file.refreshMetadata(name: name, attribution: attribution) }
     }
 
     public func tiles(after: TileID?, limit: Int) async throws(CacheError) -> [StoredTileRecord] {
-        try await onStorage { file throws(CacheError) in try file.tiles(after: after, limit: limit) }
+        try await withFile { file throws(CacheError) in try file.tiles(after: after, limit: limit) }
     }
 
     public func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError) {
-        try await onStorage { file throws(CacheError) in try file.store(records) }
+        try await withFile { file throws(CacheError) in try file.store(records) }
     }
 
     /// One process fills a file: there is nobody else to wait for, but another fill of this
@@ -81,10 +85,16 @@ public final class MBTilesBackend: TileCacheBackend {
         return .stored(stored)
     }
 
-    private func onStorage<T: Sendable>(_ body: @escaping @Sendable (MBTilesCache) throws(CacheError) -> T) async throws(CacheError) -> T {
+    /// Opens an existing file, as `MBTilesCache.init(openingExisting:readOnly:)` does, on the
+    /// storage threads.
+    public static func open(_ path: String, readOnly: Bool) async throws(CacheError) -> MBTilesBackend {
+        try await onStorageThreads(cache: path) { () throws(CacheError) in MBTilesBackend(try MBTilesCache(openingExisting: path, readOnly: readOnly)) }
+    }
+
+    /// Runs `body`, which blocks on the file, on the storage threads: every call here does, and
+    /// so do the maintenance commands' own.
+    public func withFile<T: Sendable>(_ body: @escaping @Sendable (MBTilesCache) throws(CacheError) -> T) async throws(CacheError) -> T {
         let file = file
-        return try await BlockingPool.storage.run({ () throws(CacheError) in try body(file) }) { error in
-            CacheError.unavailable(cache: file.path, reason: "its storage threads have stopped (\(error))")
-        }
+        return try await onStorageThreads(cache: file.path) { () throws(CacheError) in try body(file) }
     }
 }

@@ -12,8 +12,8 @@ import Synchronization
 /// The file is opened through GRDB: a `DatabasePool` (concurrent readers beside one writer) for
 /// a file in write-ahead-log mode or one only read, a `DatabaseQueue` for another tool's file in
 /// rollback-journal mode opened for writing, which a pool would switch to WAL. Every method
-/// blocks while SQLite works: call them on `BlockingPool.storage` (as `MBTilesBackend` does) or
-/// from a command's own thread, never on an event loop.
+/// blocks while SQLite works: call them on `BlockingPool.storage`, as `MBTilesBackend` and the
+/// cache commands do, never on an event loop or Swift's cooperative threads.
 ///
 /// Opened read-only, a file is never written and nothing is made beside it. Opened for
 /// writing, nothing is written until something is stored; MapFrame's freshness tables and
@@ -28,8 +28,6 @@ public final class MBTilesCache: Sendable {
     private let connection: MBTilesConnection
     /// Whether MapFrame's freshness tables are there, as last seen.
     private let freshnessTables = Mutex(TablePresence())
-    /// Told the SQL of every statement run, for measuring.
-    private let statementObserver: (@Sendable (String) -> Void)?
 
     /// The largest `tile_data` read; a larger value is refused without reading it.
     public static let maxTileBytes = FetchPolicy.defaultMaxTileBytes
@@ -48,10 +46,9 @@ public final class MBTilesCache: Sendable {
         guard file.isSQLite else { throw CacheError.notMBTiles(path: path, reason: file.notSQLiteReason) }
         let writable = !readOnly && file.whyNotWritable == nil
         let connection = try MBTilesConnection(file, writable: writable, statementObserver: statementObserver)
-        let layout = try connection.read(path: path, operation: "read the layout") { db in try MBTilesLayout.read(from: db, path: path) }
+        let layout = try connection.read(operation: "read the layout") { db in try MBTilesLayout.read(from: db, path: path) }
         self.path = path
         self.connection = connection
-        self.statementObserver = statementObserver
         tilesIsView = layout.tilesIsView
         readOnlyReason = writable
             ? (layout.tilesIsView ? "its tiles are a view over other tables" : nil)
@@ -77,14 +74,14 @@ public final class MBTilesCache: Sendable {
     /// Runs `body` with a connection for reading, outside any transaction: each statement sees
     /// the file as it is then.
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
-        try connection.read(path: path, operation: operation, body)
+        try connection.read(operation: operation, body)
     }
 
     /// Runs `body` in one write transaction. Refused at once, saying why, when the file cannot
     /// be written.
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
-        return try connection.write(path: path, operation: operation, body)
+        return try connection.write(operation: operation, body)
     }
 
     /// Whether MapFrame's freshness tables are there now. Once seen they stay; their absence is
@@ -101,7 +98,7 @@ public final class MBTilesCache: Sendable {
     private func makeFreshnessTablesIfMissing() throws(CacheError) {
         guard try !hasFreshnessTables() else { return }
         if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
-        try connection.migrate(path: path)
+        try connection.migrate()
         freshnessTables.withLock { $0.record(true, at: .now) }
     }
 
@@ -202,7 +199,7 @@ public final class MBTilesCache: Sendable {
     /// Stores tiles, each with its freshness where it has one, in one transaction: all or none.
     public func store(_ records: [StoredTileRecord]) throws(CacheError) {
         if records.contains(where: { $0.stored.freshness != nil }) { try makeFreshnessTablesIfMissing() }
-        try write("store \(records.count) tiles") { db in
+        try write(records.count == 1 ? "store tile \(records[0].tile)" : "store \(records.count) tiles") { db in
             for record in records {
                 if let freshness = record.stored.freshness {
                     try Self.insert(record.stored.data, for: record.tile, freshness: freshness, in: db)
@@ -299,11 +296,6 @@ public final class MBTilesCache: Sendable {
 
     // MARK: - Freshness and use
 
-    /// The stored freshness of a tile, or nil when none is recorded.
-    public func freshness(for tile: TileID) throws(CacheError) -> TileFreshness? {
-        try lookup(tile, at: Date()).stored?.freshness
-    }
-
     /// Records a revalidation (304): the tile's bytes stay, its expiry and validators move on.
     public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) throws(CacheError) {
         try makeFreshnessTablesIfMissing()
@@ -329,10 +321,29 @@ public final class MBTilesCache: Sendable {
 
     /// How many of `tiles` are held and fresh at `now`; tiles without freshness never expire.
     public func freshTileCount(in tiles: [TileID], at now: Date) throws(CacheError) -> Int {
-        var count = 0
-        for tile in tiles where try lookup(tile, at: now).stored?.isFresh(at: now) == true { count += 1 }
-        return count
+        let expiring = try hasFreshnessTables()
+        return try read("count fresh tiles") { db in
+            let statement = try db.cachedStatement(sql: expiring ? Self.freshTileSQL : Self.heldTileSQL)
+            return try tiles.reduce(0) { count, tile in
+                let arguments: StatementArguments = expiring ? [tile.z, tile.x, tile.tmsRow, now.timeIntervalSince1970] : [tile.z, tile.x, tile.tmsRow]
+                return try Bool.fetchOne(statement, arguments: arguments) == true ? count + 1 : count
+            }
+        }
     }
+
+    /// Whether a tile is held, usable, and fresh at ?4 (one with no freshness record never
+    /// expires), without reading its bytes.
+    private static let freshTileSQL = """
+        SELECT EXISTS (SELECT 1 FROM tiles t
+            LEFT JOIN mapframe_tile_state s ON s.zoom_level = t.zoom_level AND s.tile_column = t.tile_column AND s.tile_row = t.tile_row
+            WHERE t.zoom_level = ?1 AND t.tile_column = ?2 AND t.tile_row = ?3 AND \(usableTileData("t.tile_data"))
+            AND (s.expires_at IS NULL OR s.fetched_at IS NULL OR s.expires_at > ?4))
+        """
+
+    /// `freshTileSQL` for a file without MapFrame's freshness tables: a held tile never expires.
+    private static let heldTileSQL = """
+        SELECT EXISTS (SELECT 1 FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3 AND \(usableTileData("tile_data")))
+        """
 
     /// Marks tiles as used at `date`, for least-recently-used purging. Only tiles with a
     /// freshness record are purged, so a file without records, or one that cannot be written,
@@ -462,10 +473,11 @@ public final class MBTilesCache: Sendable {
         }
     }
 
-    /// SQL that is true for a row at a real tile's address: zoom 0-30, column and row inside
-    /// the world at that zoom. Another tool's file may hold anything there.
+    /// SQL that is true for a row at a real tile's address (`TileID.isValid`): zoom 0 to
+    /// `TileID.maxZoom`, column and row inside the world at that zoom. Another tool's file may
+    /// hold anything there.
     static let validTileAddress = """
-        zoom_level BETWEEN 0 AND 30 AND tile_column BETWEEN 0 AND (1 << zoom_level) - 1
+        zoom_level BETWEEN 0 AND \(TileID.maxZoom) AND tile_column BETWEEN 0 AND (1 << zoom_level) - 1
         AND tile_row BETWEEN 0 AND (1 << zoom_level) - 1
         """
 
@@ -477,7 +489,7 @@ public final class MBTilesCache: Sendable {
     /// Rewrites the file to return the space of deleted tiles.
     public func vacuum() throws(CacheError) {
         if let readOnlyReason { throw CacheError.readOnly(path: path, reason: readOnlyReason) }
-        try connection.vacuum(path: path)
+        try connection.vacuum()
     }
 
     /// Brings `bounds`, `minzoom` and `maxzoom` up to date with the tiles held, and sets `name`,

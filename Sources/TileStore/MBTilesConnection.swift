@@ -19,7 +19,6 @@ import Synchronization
 /// reads as one once `SQLITE_CONFIG_URI` is set, as `SQLiteSetup` sets it.
 final class MBTilesConnection: Sendable {
     private let opened: Mutex<Opened>
-    private let isImmutable: Bool
     private let path: String
     private let statementObserver: (@Sendable (String) -> Void)?
 
@@ -32,16 +31,14 @@ final class MBTilesConnection: Sendable {
     init(_ file: CacheFile, writable: Bool, statementObserver: (@Sendable (String) -> Void)?) throws(CacheError) {
         path = file.path
         self.statementObserver = statementObserver
-        let opened = try Self.open(file, writable: writable, statementObserver: statementObserver)
-        isImmutable = opened.fileState != nil
-        self.opened = Mutex(opened)
+        opened = Mutex(try Self.open(file, writable: writable, statementObserver: statementObserver))
     }
 
     private static func open(_ file: CacheFile, writable: Bool, statementObserver: (@Sendable (String) -> Void)?) throws(CacheError) -> Opened {
         SQLiteSetup.configure()
         let path = file.path
-        var configuration = Self.configuration(readOnly: !writable, statementObserver: statementObserver)
-        return try catching(path: path, operation: "open") {
+        var configuration = SQLiteFile.configuration(readOnly: !writable, statementObserver: statementObserver)
+        return try SQLiteFile.catching(path: path, operation: "open") {
             do {
                 return try open()
             } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
@@ -65,56 +62,40 @@ final class MBTilesConnection: Sendable {
         }
     }
 
-    private static func configuration(readOnly: Bool, statementObserver: (@Sendable (String) -> Void)?) -> Configuration {
-        var configuration = Configuration()
-        configuration.readonly = readOnly
-        configuration.foreignKeysEnabled = false
-        // Readers and writers of other processes are waited for, rather than failing with
-        // "database is locked".
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            if let statementObserver { db.trace { event in if case .statement(let statement) = event { statementObserver(statement.sql) } } }
-            // In WAL mode, NORMAL syncs at checkpoints rather than every commit: a crash of the
-            // process never corrupts the file or loses a commit; only a power cut may lose the last few.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        }
-        return configuration
-    }
-
     /// The connection to use now, opening a file read as immutable again if a writer has been at
-    /// it: SQLite's cache of its pages may be out of date.
+    /// it: SQLite's cache of its pages may be out of date. A file opened again with a `-wal` file
+    /// beside it is no longer read as immutable, and is not checked again.
     private func database() throws(CacheError) -> any DatabaseWriter {
-        guard isImmutable else { return opened.withLock { $0.database } }
-        let now = FileState(path: path)
-        if let current = opened.withLock({ $0.fileState == now ? $0.database : nil }) { return current }
+        let (database, fileState) = opened.withLock { ($0.database, $0.fileState) }
+        guard let fileState, fileState != FileState(path: path) else { return database }
         let reopened = try Self.open(try CacheFile(path: path), writable: false, statementObserver: statementObserver)
         opened.withLock { $0 = reopened }
         return reopened.database
     }
 
     /// Runs `body` outside a transaction: each statement sees the file as it is then.
-    func read<T>(path: String, operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
+    func read<T>(operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         assertNotOnEventLoop("reading \(path)")
         let database = try database()
-        return try Self.catching(path: path, operation: operation) { try database.unsafeRead(body) }
+        return try SQLiteFile.catching(path: path, operation: operation) { try database.unsafeRead(body) }
     }
 
     /// Runs `body` in one immediate write transaction.
-    func write<T>(path: String, operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
+    func write<T>(operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         assertNotOnEventLoop("writing \(path)")
         let database = try database()
-        return try Self.catching(path: path, operation: operation, writing: true) { try database.write(body) }
+        return try SQLiteFile.catching(path: path, operation: operation, writing: true) { try database.write(body) }
     }
 
     /// Applies the migrations the file lacks.
-    func migrate(path: String) throws(CacheError) {
+    func migrate() throws(CacheError) {
         let database = try database()
-        try Self.catching(path: path, operation: "make MapFrame's tables", writing: true) { try Self.migrator.migrate(database) }
+        try SQLiteFile.catching(path: path, operation: "make MapFrame's tables", writing: true) { try Self.migrator.migrate(database) }
     }
 
-    func vacuum(path: String) throws(CacheError) {
+    func vacuum() throws(CacheError) {
         let database = try database()
-        try Self.catching(path: path, operation: "vacuum", writing: true) { try database.vacuum() }
+        try SQLiteFile.catching(path: path, operation: "vacuum", writing: true) { try database.vacuum() }
     }
 
     // MARK: - Creating
@@ -123,9 +104,9 @@ final class MBTilesConnection: Sendable {
     /// process creating the same file at once is waited for, not failed.
     static func createSchemaIfEmpty(_ path: String) throws(CacheError) {
         SQLiteSetup.configure()
-        try catching(path: path, operation: "create", writing: true) {
+        try SQLiteFile.catching(path: path, operation: "create", writing: true) {
             // A queue, so that a file another tool made in rollback-journal mode stays so.
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false, statementObserver: nil))
+            let queue = try DatabaseQueue(path: path, configuration: SQLiteFile.configuration(readOnly: false, statementObserver: nil))
             guard try queue.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }) == 0 else { return }
             // WAL first, on its own; then the schema in one write transaction, so that two
             // processes creating the same file wait for each other instead of failing.
@@ -187,23 +168,6 @@ final class MBTilesConnection: Sendable {
         return migrator
     }()
 
-    // MARK: - Errors
-
-    /// Runs `body`, turning SQLite's errors into `CacheError`s that say what failed and whether
-    /// reading or writing did (a full disk above all).
-    static func catching<T>(path: String, operation: String, writing: Bool = false, _ body: () throws -> T) throws(CacheError) -> T {
-        do {
-            return try body()
-        } catch let error as CacheError {
-            throw error
-        } catch let error as DatabaseError {
-            let failure: CacheError.SQLiteFailure = error.resultCode == .SQLITE_FULL ? .diskFull : (writing ? .write : .read)
-            throw CacheError.sqlite(path: path, operation: operation, message: error.message ?? "\(error.resultCode)", failure: failure)
-        } catch {
-            throw CacheError.sqlite(path: path, operation: operation, message: "\(error)", failure: writing ? .write : .read)
-        }
-    }
-
     /// A file path as an SQLite URI (`file:` with `?`, `#` and `%` escaped), with `query`.
     private static func uri(_ path: String, query: String) -> String {
         var escaped = ""
@@ -218,14 +182,6 @@ final class MBTilesConnection: Sendable {
         // "file:///abs" for an absolute path, so that a path starting "//" is never read as a host.
         return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?" + query
     }
-}
-
-/// SQLite's process-wide settings, made once before the first file is opened.
-enum SQLiteSetup {
-    private static let configured: Void = { _ = mf_sqlite3_enable_uri() }()
-
-    /// Makes SQLite read `file:` names as URIs (for `immutable=1`), whatever it was built with.
-    static func configure() { configured }
 }
 
 /// What a file read as immutable looked like: its inode, size and modification time, and

@@ -125,16 +125,10 @@ public final class SQLiteRouteStore: RouteStore {
     /// Opens the file, making it and its tables if missing. Blocks: call it off the event loops.
     public init(path: String, quota: RouteQuota = RouteQuota()) throws(CacheError) {
         assertNotOnEventLoop("opening \(path)")
-        SQLiteSetup.configure()
         self.quota = quota
         self.path = path
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        }
-        let (database, counted) = try MBTilesConnection.catching(path: path, operation: "open the route store", writing: true) {
+        let configuration = SQLiteFile.configuration(readOnly: false)
+        let (database, counted) = try SQLiteFile.catching(path: path, operation: "open the route store", writing: true) {
             let database = try DatabasePool(path: path, configuration: configuration)
             try Self.reclaimSpaceOnDelete(database)
             try Self.migrator.migrate(database)
@@ -238,11 +232,11 @@ public final class SQLiteRouteStore: RouteStore {
 
     /// Removes a route, giving its space back to the file system; false when there was none.
     public func delete(id: String) async throws(CacheError) -> Bool {
-        recent.remove(id)
         return try await onStorage("delete route '\(id)'", writing: true) { [self] in
             let bytes = try database.write { db in
                 try Int.fetchOne(db, sql: "DELETE FROM routes WHERE id = ? RETURNING length(coordinates)", arguments: [id])
             }
+            recent.remove(id)
             guard let bytes else { return false }
             totals.withLock { $0 = ($0.routes - 1, $0.points - bytes / RouteCoding.bytesPerPoint) }
             // Free pages go back to the file system, and the log's copy of them with it.
@@ -254,10 +248,9 @@ public final class SQLiteRouteStore: RouteStore {
     /// Runs `body`, which works on the file, on the storage threads.
     private func onStorage<T: Sendable>(_ operation: String, writing: Bool, _ body: @escaping @Sendable () throws -> T) async throws(CacheError) -> T {
         let path = path
-        return try await BlockingPool.storage.run({ () throws(CacheError) -> T in
-            assertNotOnEventLoop(operation)
-            return try MBTilesConnection.catching(path: path, operation: operation, writing: writing, body)
-        }) { error in CacheError.unavailable(cache: path, reason: "its storage threads have stopped (\(error))") }
+        return try await onStorageThreads(cache: path) { () throws(CacheError) -> T in
+            try SQLiteFile.catching(path: path, operation: operation, writing: writing, body)
+        }
     }
 }
 

@@ -48,7 +48,7 @@ struct ForeignMBTilesTests {
             #expect(Self.block.allSatisfy { fills[$0] == .cached }, "\(fills)")
             #expect(fills[Self.absent] == .missing(MissingTile(tile: Self.absent, reason: .notCached)))
             await Self.expectBlockDrawn(by: store)
-            #expect(try cache.freshness(for: Self.block[0]) == nil)
+            #expect(try cache.lookup(Self.block[0], at: Date()).stored?.freshness == nil)
             let statistics = try cache.statistics(at: Date())
             #expect(statistics.tileCount == 4 && statistics.untrackedCount == 4 && statistics.expiredCount == 0, "\(statistics)")
             let found = try cache.layout()

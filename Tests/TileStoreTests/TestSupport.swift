@@ -304,7 +304,7 @@ final class UpstreamWorld: Sendable {
     /// What the cache file holds for `tile`: its bytes and its freshness row.
     func cached(_ tile: TileID) throws -> (bytes: Data?, freshness: TileFreshness?) {
         let reader = try reader()
-        return (try reader.tileData(for: tile), try reader.freshness(for: tile))
+        return (try reader.tileData(for: tile), try reader.lookup(tile, at: Date()).stored?.freshness)
     }
 
     /// Writes an expired copy of `tile` (fetched eight days ago, out of date since yesterday)
