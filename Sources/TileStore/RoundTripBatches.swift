@@ -73,10 +73,16 @@ final class RoundTripBatches<Request: Sendable, Answer: Sendable>: Sendable {
             } catch {
                 results = .failure(error)
             }
-            for (index, waiting) in along.enumerated() {
-                waiting.continuation.resume(returning: .answered(results.map { $0[index + 1] }))
+            // A round trip that failed because its sender was cancelled says nothing of the
+            // others' requests: they wait again, first in line, for the next round trip.
+            let cancelled = Task.isCancelled && (try? results.get()) == nil
+            if !cancelled {
+                for (index, waiting) in along.enumerated() {
+                    waiting.continuation.resume(returning: .answered(results.map { $0[index + 1] }))
+                }
             }
             let next = state.withLock { state -> Waiting? in
+                if cancelled { state.waiting.insert(contentsOf: along, at: 0) }
                 guard !state.waiting.isEmpty else {
                     state.underWay -= 1
                     return nil

@@ -26,16 +26,17 @@ public final class PostgresCacheDatabase: Sendable {
     /// batch (index lookups a tile), and PostgreSQL otherwise planned each batch afresh, which was
     /// a quarter of its time in a cold fill.
     static let sessionSettings = [("plan_cache_mode", "force_generic_plan")]
-    /// Connections in the pool at most: enough for concurrent lookups, fetches and writes.
+    /// Connections in the pools at most (one a loop where there are more loops): enough for
+    /// concurrent lookups, fetches and writes.
     static let maximumConnections = 16
 
     /// A pool of connections on each of NIO's shared event loops: a statement made on an event
     /// loop (a tile the server answers there) goes out and comes back on that loop's own
     /// connections, with no other thread woken.
     private let clients: [ObjectIdentifier: PostgresClient]
-    private let anyClient: PostgresClient
-    /// Runs the clients' pools for as long as the process uses the database.
-    private let runner: Task<Void, Never>
+    /// The same pools, in turn for statements made off the event loops (a command's).
+    private let pools: [PostgresClient]
+    private let nextPool = Atomic(0)
     /// The advisory locks through which instances take turns to fetch a tile.
     let fetchTurns: PostgresFetchTurns
     private let outage = Mutex<Outage?>(nil)
@@ -93,8 +94,10 @@ public final class PostgresCacheDatabase: Sendable {
             (ObjectIdentifier(loop), PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: Self.quietLogger))
         }
         clients = Dictionary(uniqueKeysWithValues: pools)
-        anyClient = pools[0].1
-        runner = Task {
+        self.pools = pools.map(\.1)
+        // The pools run for the life of the process: a link is shared by everything in it that
+        // uses the database, and made once (`open`).
+        Task {
             await withDiscardingTaskGroup { group in
                 for (_, client) in pools { group.addTask { await client.run() } }
             }
@@ -130,7 +133,8 @@ public final class PostgresCacheDatabase: Sendable {
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(CacheError) -> T {
         if let reason = activeOutage() { throw .unavailable(cache: address.description, reason: reason) }
-        let client = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { clients[ObjectIdentifier($0)] } ?? anyClient
+        let client = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { clients[ObjectIdentifier($0)] }
+            ?? pools[nextPool.add(1, ordering: .relaxed).oldValue % pools.count]
         let result = await Self.withStatementTimeout { held in
             try await client.withConnection { connection in
                 held.hold(connection)

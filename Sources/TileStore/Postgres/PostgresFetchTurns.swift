@@ -98,8 +98,18 @@ final class PostgresFetchTurns: Sendable {
     }
 
     /// Runs `statement` on the lock connection within the statement timeout; a connection that
-    /// fails or does not answer is dropped, and the next statement connects afresh.
+    /// fails or does not answer is dropped, and the next statement connects afresh. The caller's
+    /// cancellation does not reach the statement: a lock statement cut short would leave unknown
+    /// which locks it took, and dropping the connection for it would drop every other fetch's lock.
     private func onLockConnection<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws(CacheError) -> [Statement.Row] where Statement.Row: Sendable {
+        try await Task { () -> Result<[Statement.Row], CacheError> in
+            do throws(CacheError) { return .success(try await self.uncancelledOnLockConnection(statement)) } catch { return .failure(error) }
+        }.value.get()
+    }
+
+    private func uncancelledOnLockConnection<Statement: PostgresPreparedStatement>(
         _ statement: Statement
     ) async throws(CacheError) -> [Statement.Row] where Statement.Row: Sendable {
         let lockConnection: PostgresConnection

@@ -90,13 +90,15 @@ public final class PostgresRouteStore: RouteStore {
     }
 
     public func delete(id: String) async throws(CacheError) -> Bool {
-        recent.remove(id)
-        return try await database.run("delete route '\(id)'") { connection in
+        let deleted = try await database.run("delete route '\(id)'") { connection in
             var deleted = false
             for try await _ in try await connection.query("DELETE FROM mapframe_routes WHERE id = \(id) RETURNING 1", logger: PostgresCacheDatabase.quietLogger) {
                 deleted = true
             }
             return deleted
         }
+        // Forgotten once deleted, so that a read meanwhile cannot keep it.
+        recent.remove(id)
+        return deleted
     }
 }
