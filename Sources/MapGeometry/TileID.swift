@@ -16,6 +16,9 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.init(z: z, x: x, y: (1 << z) - 1 - tmsRow)
     }
 
+    /// The deepest zoom a tile address may have: 2^30 tiles a side still fit a 32-bit column.
+    public static let maxZoom = 30
+
     /// The number of tiles along one side of the world at zoom `z`.
     public static func tilesPerSide(zoom z: Int) -> Int { 1 << z }
 
@@ -24,7 +27,7 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// Whether x and y lie inside the world at this zoom.
     public var isValid: Bool {
-        z >= 0 && z <= 30 && x >= 0 && y >= 0 && x < (1 << z) && y < (1 << z)
+        z >= 0 && z <= Self.maxZoom && x >= 0 && y >= 0 && x < (1 << z) && y < (1 << z)
     }
 
     /// The geographic box the tile covers.

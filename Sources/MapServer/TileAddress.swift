@@ -19,27 +19,33 @@ struct TileAddress: Hashable, Sendable {
             throw .badRequest("y: '\(lastComponent)' must end in .png or @2x.png")
         }
         let yText = String(lastComponent.dropLast(retina ? 7 : 4))
-        let z = try TileAddress.number(z, name: "z", limit: 30)
-        guard source.zoomRange.contains(Double(z)) else {
-            throw .notFound("z: \(z) is outside the \(style) style's zoom range \(source.zoomRange)")
-        }
-        let side = TileID.tilesPerSide(zoom: z)
-        let x = try TileAddress.number(x, name: "x", limit: side - 1)
-        let y = try TileAddress.number(yText, name: "y", limit: side - 1)
-        self.source = source
-        tile = TileID(z: z, x: x, y: y)
-        self.retina = retina
+        try self.init(
+            source: source, z: try Self.number(z, name: "z"), x: try Self.number(x, name: "x"), y: try Self.number(yText, name: "y"), retina: retina
+        )
     }
 
     /// A base tile's address as the fast path reads it, checked as the router checks it; nil
     /// where the router would refuse it (and so answers it, saying why).
     init?(_ path: BaseTilePath, catalog: StyleCatalog) {
-        guard let source = catalog[path.style], source.zoomRange.contains(Double(path.z)), path.z <= 30 else { return nil }
-        let side = TileID.tilesPerSide(zoom: path.z)
-        guard path.x < side, path.y < side else { return nil }
+        guard let source = catalog[path.style], let address = try? TileAddress(source: source, z: path.z, x: path.x, y: path.y, retina: false) else {
+            return nil
+        }
+        self = address
+    }
+
+    /// The checks both ways in share: 400 for a zoom beyond `TileID.maxZoom` or a column or row
+    /// outside the world, 404 for a zoom outside the style's range.
+    private init(source: TileSource, z: Int, x: Int, y: Int, retina: Bool) throws(HTTPProblem) {
+        guard z <= TileID.maxZoom else { throw .badRequest("z: \(z) is outside 0...\(TileID.maxZoom)") }
+        guard source.zoomRange.contains(Double(z)) else {
+            throw .notFound("z: \(z) is outside the \(source.name) style's zoom range \(source.zoomRange)")
+        }
+        let last = TileID.tilesPerSide(zoom: z) - 1
+        guard x <= last else { throw .badRequest("x: \(x) is outside 0...\(last)") }
+        guard y <= last else { throw .badRequest("y: \(y) is outside 0...\(last)") }
         self.source = source
-        tile = TileID(z: path.z, x: path.x, y: path.y)
-        retina = false
+        tile = TileID(z: z, x: x, y: y)
+        self.retina = retina
     }
 
     /// Whether this address's pixels are exactly one of the source's tiles, the one of the same
@@ -52,11 +58,11 @@ struct TileAddress: Hashable, Sendable {
         return source.tileSize == side && source.tileGrid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
     }
 
-    private static func number(_ text: String, name: String, limit: Int) throws(HTTPProblem) -> Int {
+    /// A path parameter as a whole number, 0 or more; 400 otherwise.
+    private static func number(_ text: String, name: String) throws(HTTPProblem) -> Int {
         guard !text.isEmpty, text.count <= 10, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text) else {
             throw .badRequest("\(name): '\(text.prefix(20))' is not a whole number")
         }
-        guard value <= limit else { throw .badRequest("\(name): \(value) is outside 0...\(limit)") }
         return value
     }
 }
