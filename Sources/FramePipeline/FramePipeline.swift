@@ -239,11 +239,11 @@ public final class FramePipeline: Sendable {
         for store in await openStores() { try await store.flush() }
     }
 
-    /// Flushes the stores, as far as they can be, and stops the fetcher, the fetches under way
-    /// and the render threads.
+    /// Stops the fetcher and the fetches under way, then flushes the stores as far as they can
+    /// be (so that the tiles those fetches stored are counted), and stops the render threads.
     public func shutdown() async {
-        try? await flush()
         await configuration.fetcher?.shutdown()
+        try? await flush()
         for store in await openStores() { await store.shutdown() }
         await rendering.shutdown()
     }

@@ -12,8 +12,9 @@ import Synchronization
 import TileStore
 
 /// Everything the server draws: base tiles through the cache, tiles with a route drawn on
-/// them, and whole frames, all through the one frame pipeline, whose bounded threads keep
-/// SQLite, Cairo and libpng off the event loops. Encoded tiles ready to send are kept here.
+/// them, and whole frames, all through the one frame pipeline. Storage runs on the storage
+/// threads and Cairo and libpng on the render threads, never on the event loops. Encoded tiles
+/// ready to send are kept here.
 final class TileService: Sendable {
     /// What a client may keep a tile for when its source gave no freshness (fixture tiles).
     static let untrackedMaxAge = 86_400

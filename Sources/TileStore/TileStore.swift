@@ -143,7 +143,8 @@ public final class TileStore: Sendable {
     /// The cache's name (`TileCacheBackend.name`): a file's path, or a database and style.
     public let cacheName: String
     private let cache: any TileCacheBackend
-    /// Encoded tiles fetched while the cache was unavailable, served until it is back.
+    /// Encoded tiles fetched while the cache was unavailable, served from here until evicted
+    /// or stale; they are never written to the cache later.
     private let unstoredTiles = LRUCache<TileID, StoredTile>(
         capacity: TileStore.unstoredCapacity.tiles, maxBytes: TileStore.unstoredCapacity.bytes, cost: { $0.data.count }
     )

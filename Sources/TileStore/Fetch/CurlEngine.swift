@@ -92,14 +92,13 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Asks the thread to fail any transfers still queued or running and stop, without waiting
-    /// for it; safe on any thread, that one included. Returns whether this was the first request.
-    @discardableResult func requestStop() -> Bool {
+    /// for it; safe on any thread, that one included.
+    func requestStop() {
         let first = state.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping
         }
         if first { curl_multi_wakeup(multi) }
-        return first
     }
 
     /// The thread holds the engine until it stops, so by now it has.
