@@ -133,14 +133,17 @@ struct TripPath: Sendable {
             throw TransitError(field: "", message: "trip \(trip) has no time at its \(given.first! == nil ? "first" : "last") stop; GTFS requires one")
         }
         var filled: [(arrival: GTFSTime, departure: GTFSTime)] = []
-        var previous = 0
+        filled.reserveCapacity(given.count)
+        // The timed calls either side of the untimed one at `index`; `next` is looked for once
+        // for each run of untimed calls, so that filling is linear in the calls.
+        var previous = 0, next = 0
         for index in given.indices {
             if let times = given[index] {
                 filled.append(times)
                 previous = index
                 continue
             }
-            let next = given[(index + 1)...].firstIndex { $0 != nil }!
+            if next < index { next = given[(index + 1)...].firstIndex { $0 != nil }! }
             let from = filled[previous].departure.seconds, to = given[next]!.0.seconds
             let span = distances[next] - distances[previous]
             let fraction = span > 0 ? (distances[index] - distances[previous]) / span : Double(index - previous) / Double(next - previous)
