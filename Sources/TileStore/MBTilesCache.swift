@@ -84,6 +84,9 @@ public final class MBTilesCache: Sendable {
         return try connection.write(operation: operation, body)
     }
 
+    /// The connection statements go to now (`MBTilesConnection.currentDatabase`).
+    var currentDatabase: ObjectIdentifier { connection.currentDatabase }
+
     /// Whether MapFrame's freshness tables are there now. Once seen they stay; their absence is
     /// looked at again at most once a second, since another process may make them.
     func hasFreshnessTables() throws(CacheError) -> Bool {

@@ -73,6 +73,9 @@ final class MBTilesConnection: Sendable {
         return reopened.database
     }
 
+    /// The GRDB database statements go to now: a new one each time the file is opened again.
+    var currentDatabase: ObjectIdentifier { opened.withLock { ObjectIdentifier($0.database) } }
+
     /// Runs `body` outside a transaction: each statement sees the file as it is then.
     func read<T>(operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         assertNotOnEventLoop("reading \(path)")

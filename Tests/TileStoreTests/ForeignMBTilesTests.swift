@@ -3,7 +3,7 @@ import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
 import Testing
-import TileStore
+@testable import TileStore
 import UpstreamSimulator
 
 /// MBTiles files that other tools made (see `ForeignMBTiles`), read as they are: plain tables
@@ -207,6 +207,30 @@ struct ForeignMBTilesTests {
             try writer.store(replacement, for: Self.absent)
             #expect(try reader.tileData(for: Self.absent) == replacement)
             #expect(try reader.tileData(for: Self.block[1]) == SimulatedTiles.png(for: Self.block[1]))
+        }
+    }
+
+    @Test("a reader opened as immutable is opened again once a writer has come, not before every statement")
+    func immutableReaderReopensOnce() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("cache.mbtiles").path
+            try Self.writeMapFrameCache(at: path, clock: TestClock())
+            let reader = try MBTilesCache(openingExisting: path)
+            #expect(try reader.tileData(for: Self.block[0]) == SimulatedTiles.png(for: Self.block[0]))
+            let immutable = reader.currentDatabase
+
+            // A writer that stays open, with its -wal file beside the cache: the reader opens the
+            // file again, now without immutable=1, at its next statement, and then keeps it.
+            let writer = try MBTilesCache(creatingIfNeeded: path)
+            try writer.store(try SimulatedTiles.png(for: Self.absent), for: Self.absent)
+            #expect(try reader.tileData(for: Self.absent) == SimulatedTiles.png(for: Self.absent))
+            let reopened = reader.currentDatabase
+            #expect(reopened != immutable, "the writer's -wal file should have had the file opened again")
+            for tile in Self.block.prefix(4) {
+                #expect(try reader.tileData(for: tile) == SimulatedTiles.png(for: tile))
+                #expect(reader.currentDatabase == reopened, "opened again before a statement with nothing changed")
+            }
+            withExtendedLifetime(writer) {}
         }
     }
 
