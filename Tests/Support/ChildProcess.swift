@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a finished child process left behind.
-public struct CommandResult: CustomStringConvertible {
+public struct CommandResult: CustomStringConvertible, Sendable {
     public let status: Int32
     public let standardOutput: String
     public let standardError: String
