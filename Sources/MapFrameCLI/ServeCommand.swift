@@ -64,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-anonymous-writes"), help: "On an address other than loopback, take route writes with no token.")
     var allowAnonymousWrites = false
 
+    @Flag(name: .customLong("health-details"), help: ArgumentHelp(
+        "Have /healthz say in full why the cache is unavailable (its address and the error), for a health check only operators reach; by default it says \"cache unavailable\", and the log has the rest."
+    ))
+    var healthDetails = false
+
     @Option(name: .customLong("write-rate-limit"), help: ArgumentHelp(
         "Route writes a client may make a minute (1-100000), after a burst of \(WriteRateLimit().burst); more get 429.", valueName: "n"
     ))
@@ -145,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: ConnectionLimits(maxConnections: maxConnections),
             writeToken: try WriteToken.read(file: writeTokenFile), anonymousWritesAllowed: allowAnonymousWrites,
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
-            publicURL: try publicURL.map(PublicURLArgument.normalised),
+            publicURL: try publicURL.map(PublicURLArgument.normalised), healthDetails: healthDetails,
             transitFeeds: try TransitFeedArgument.load(gtfs),
             logger: try logger()
         )

@@ -115,9 +115,10 @@ public final class MapServerApp: Sendable {
             HTTPProblem.notFound(self.viewer.missingFile(request.uri.path)).response
         }
         // Degraded still answers 200: tiles are served from memory and the upstream meanwhile.
+        // The reason is a public one unless --health-details; the log has it in full.
         router.get("/healthz") { _, _ in
             guard let reason = await self.tiles.cacheUnavailableReason() else { return JSONBody.response(["status": "ok"]) }
-            return JSONBody.response(["status": "degraded", "reason": reason])
+            return JSONBody.response(["status": "degraded", "reason": self.configuration.healthDetails ? reason : TileService.publicUnavailableReason])
         }
         router.get("/metrics") { _, _ in self.metrics() }
 

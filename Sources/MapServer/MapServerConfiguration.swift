@@ -46,6 +46,10 @@ public struct MapServerConfiguration: Sendable {
     /// The base of the absolute URLs the server writes, such as "https://maps.example.org";
     /// nil to use the Host each request names.
     public var publicURL: String?
+    /// Whether `/healthz` says in full why the cache is unavailable (its address and the
+    /// database's error) rather than only "cache unavailable": for a health check that only
+    /// operators can reach. The log has the full reason either way.
+    public var healthDetails: Bool
     /// Where Leaflet's files are (Debian's libjs-leaflet).
     public var leafletDirectory: String
     /// Seconds a tile is answered from memory before it is read from its cache again: so the
@@ -65,7 +69,7 @@ public struct MapServerConfiguration: Sendable {
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
         maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
-        publicURL: String? = nil, leafletDirectory: String = "/usr/share/javascript/leaflet",
+        publicURL: String? = nil, healthDetails: Bool = false, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],
         logger: Logger = .mapFrameServer(level: .warning, format: .text)
     ) {
@@ -87,6 +91,7 @@ public struct MapServerConfiguration: Sendable {
         self.writeRateLimit = writeRateLimit
         self.routeQuota = routeQuota
         self.publicURL = publicURL
+        self.healthDetails = healthDetails
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
         self.transitFeeds = transitFeeds

@@ -25,6 +25,8 @@ final class TileService: Sendable {
     /// 64 MiB, since a tile body may be up to 2 MB.
     private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048, maxBytes: 64 << 20) { $0.image.body.readableBytes }
     private let metrics: ServerMetrics
+    /// The cache's unavailability as last seen, so that the log says when it changes.
+    private let lastUnavailableReason = Mutex<String?>(nil)
 
     private struct EncodedKey: Hashable, Sendable {
         var style: String
@@ -229,14 +231,29 @@ final class TileService: Sendable {
         try? await pipeline.flush()
     }
 
-    /// Why the cache is unavailable now (a shared database that is down), or nil when it answers;
-    /// also kept in the metrics.
+    /// What `/healthz` says of an unavailable cache to anyone who asks: nothing of its address,
+    /// its queries or the server's internals.
+    static let publicUnavailableReason = "cache unavailable"
+
+    /// Why the cache is unavailable now (a shared database that is down), in full, or nil when
+    /// it answers; also kept in the metrics, and written to the log when it changes.
     func cacheUnavailableReason() async -> String? {
         guard case .postgres(let address) = configuration.cacheLocation,
               let database = try? await PostgresCacheDatabase.open(address) else { return nil }
-        let reason = await database.unavailableReason()
+        let reason = await database.unavailableReason().map { "cache \(address) is unavailable: \($0)" }
         metrics.cacheAvailable(reason == nil)
-        return reason.map { "cache \(address) is unavailable: \($0)" }
+        let previous = lastUnavailableReason.withLock { last in
+            defer { last = reason }
+            return last
+        }
+        if reason != previous {
+            if let reason {
+                configuration.logger.warning("\(reason)")
+            } else {
+                configuration.logger.warning("cache \(address) is available again")
+            }
+        }
+        return reason
     }
 
     private static func maxAge(_ freshness: TileFreshness?) -> Int {
