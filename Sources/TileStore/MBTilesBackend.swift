@@ -5,8 +5,8 @@ import MapGeometry
 /// `BlockingPool.storage`, so that no caller's thread waits for SQLite; lookups asked for at once
 /// share a hop there (`LookupBatches`).
 public final class MBTilesBackend: TileCacheBackend {
-    /// The file, for the maintenance commands that work on MBTiles alone (verify, vacuum, identity).
-    public let file: MBTilesCache
+    /// The file: reached only through `withFile`, on the storage threads.
+    private let file: MBTilesCache
     /// Two lookups' hops to the storage threads at a time: lookups asked for meanwhile go together.
     private let lookups = LookupBatches(maximumUnderWay: 2)
     /// One transaction of stores at a time (SQLite writes one at a time anyway): stores asked
