@@ -146,25 +146,19 @@ final class PostgresFetchTurns: Sendable {
     }
 
     /// Tries the advisory locks `keys`, in order: whether each was taken.
-    private struct TryLocks: PostgresPreparedStatement {
+    private struct TryLocks: LockKeysStatement {
         static let name = "mapframe_try_fetch_locks"
         static let sql = "SELECT pg_try_advisory_lock(k) FROM unnest($1::int8[]) WITH ORDINALITY AS wanted(k, i) ORDER BY i"
         typealias Row = Bool
 
         var keys: [Int64]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(keys)
-            return bindings
-        }
-
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
     }
 
     /// Lets the advisory locks `keys` go, in order, and announces each on `channel`: the
     /// announcements are delivered when the statement commits.
-    private struct Unlocks: PostgresPreparedStatement {
+    private struct Unlocks: LockKeysStatement {
         static let name = "mapframe_release_fetch_locks"
         static let sql = """
             SELECT pg_advisory_unlock(k), pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL
@@ -174,13 +168,20 @@ final class PostgresFetchTurns: Sendable {
 
         var keys: [Int64]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(keys)
-            return bindings
-        }
-
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Bool, Bool).self).0 }
+    }
+}
+
+/// A statement on a batch of advisory lock keys, bound as `$1` in order: a row a key.
+private protocol LockKeysStatement: PostgresPreparedStatement {
+    var keys: [Int64] { get }
+}
+
+extension LockKeysStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(keys)
+        return bindings
     }
 }
 
