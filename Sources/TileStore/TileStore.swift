@@ -251,11 +251,12 @@ public final class TileStore: Sendable {
     private func fetched(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
         let shared = fetches.withLock { underWay in
             if let shared = underWay[id] { return shared }
-            let shared = SharedFetch { [self] in
-                let supplied = await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now)
-                // Gone before its askers hear, so that a later asker looks at the cache afresh.
-                _ = fetches.withLock { $0.removeValue(forKey: id) }
-                return supplied
+            let shared = SharedFetch { [self] answer in
+                await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now) { supplied in
+                    // Gone before its askers hear, so that a later asker looks at the cache afresh.
+                    _ = fetches.withLock { $0.removeValue(forKey: id) }
+                    answer(supplied)
+                }
             }
             underWay[id] = shared
             return shared
@@ -285,20 +286,23 @@ public final class TileStore: Sendable {
     }
 
     /// Takes this process's turn to fetch the tile (on a shared cache, after any other instance
-    /// fetching it), fetches it, revalidating an expired copy, and stores what came.
-    private func fetchAndStore(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
+    /// fetching it), fetches it, revalidating an expired copy, stores what came and `answer`s
+    /// with it. The turn ends after the answer: the tile is in the cache by then, and waiting
+    /// instances are told so as it is stored.
+    private func fetchAndStore(
+        _ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date, answer: @Sendable (SuppliedTile) -> Void
+    ) async {
         switch await cache.fetchTurn(for: id, at: now) {
         case .stored(let stored):
             // Stored by another fill meanwhile.
-            return SuppliedTile(fill: .cached, stored: stored)
+            answer(SuppliedTile(fill: .cached, stored: stored))
         case .fetch(let release):
             let validators = copy?.freshness.map {
                 CachedValidators(etag: $0.etag, lastModified: $0.lastModified, lifetime: $0.expiresAt.timeIntervalSince($0.fetchedAt))
             }
             let outcome = await fetcher.fetch(id, from: source, validators: validators, clock: clock)
-            let supplied = await settle(id, outcome: outcome, copy: copy, policy: fetcher.policy)
+            answer(await settle(id, outcome: outcome, copy: copy, policy: fetcher.policy))
             await release()
-            return supplied
         }
     }
 
@@ -443,15 +447,16 @@ public final class TileStore: Sendable {
 
 /// One fetch of a tile and everyone waiting for it. The fetch runs in a task of its own, so that
 /// it goes on to fill the cache after its askers have stopped waiting; each asker's wait ends
-/// when the fetch does, or when the asker is cancelled.
+/// when the fetch answers, or when the asker is cancelled.
 private final class SharedFetch: Sendable {
     private let task: Task<Void, Never>
     private let waiters: Waiters
 
-    init(_ work: @escaping @Sendable () async -> SuppliedTile) {
+    /// Starts `work`, which answers once, with the tile, and may go on to tidy up after it.
+    init(_ work: @escaping @Sendable (_ answer: @escaping @Sendable (SuppliedTile) -> Void) async -> Void) {
         let waiters = Waiters()
         self.waiters = waiters
-        task = Task { waiters.finish(with: await work()) }
+        task = Task { await work { waiters.finish(with: $0) } }
     }
 
     /// The fetch's result; nil when the calling task is cancelled first.

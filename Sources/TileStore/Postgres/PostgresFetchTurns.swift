@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import MapGeometry
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -17,7 +19,7 @@ final class PostgresFetchTurns: Sendable {
 
     private let configuration: PostgresConnection.Configuration
     private let connection = Mutex<PostgresConnection?>(nil)
-    private let attempts = RoundTripBatches<Int64, Bool>(maximumUnderWay: 1)
+    private let looks = RoundTripBatches<LookRequest, Look>(maximumUnderWay: 1)
     private let releases = RoundTripBatches<Int64, Bool>(maximumUnderWay: 1)
     private let waiters = Mutex<[Int64: [ObjectIdentifier: ReleaseWatch]]>([:])
     private let statementTimeout: Duration
@@ -30,11 +32,30 @@ final class PostgresFetchTurns: Sendable {
 
     // MARK: - Turns
 
-    /// Takes the advisory lock `key` if no other instance holds it: whether it did; nil when the
-    /// lock connection cannot be had (the caller fetches alone).
-    func tryLock(_ key: Int64) async -> Bool? {
-        try? await attempts.answer(key) { keys async throws(CacheError) in
-            try await self.onLockConnection(TryLocks(keys: keys))
+    /// What a look for a tile on the lock connection found.
+    enum Look: Sendable {
+        /// The tile, fresh: nothing to fetch.
+        case stored(StoredTile)
+        /// Not there, or not fresh, and the turn to fetch it is now this instance's.
+        case taken
+        /// Not there, or not fresh, and another instance has the turn.
+        case heldElsewhere
+    }
+
+    /// A look for one tile of one style, as at `now`, under its advisory lock `key`.
+    struct LookRequest: Sendable {
+        var key: Int64
+        var style: String
+        var tile: TileID
+        var now: Double
+    }
+
+    /// Looks for the tile, and takes its advisory lock if it is not there fresh and no other
+    /// instance holds the lock; nil when the lock connection cannot be had (the caller fetches
+    /// alone).
+    func look(for request: LookRequest) async -> Look? {
+        try? await looks.answer(request) { requests async throws(CacheError) in
+            try await self.onLockConnection(LookAndLock(requests: requests))
         }
     }
 
@@ -145,15 +166,45 @@ final class PostgresFetchTurns: Sendable {
         return rows
     }
 
-    /// Tries the advisory locks `keys`, in order: whether each was taken.
-    private struct TryLocks: LockKeysStatement {
-        static let name = "mapframe_try_fetch_locks"
-        static let sql = "SELECT pg_try_advisory_lock(k) FROM unnest($1::int8[]) WITH ORDINALITY AS wanted(k, i) ORDER BY i"
-        typealias Row = Bool
+    /// Looks for tiles, in order, and takes the advisory lock of each that is not there fresh;
+    /// a row a tile. The look sees the cache as the statement starts: a tile whose holder stored it
+    /// and let its lock go while this statement ran, between the look and the lock, is fetched
+    /// again (a window of a statement, after the holder's store and its own release round trip).
+    private struct LookAndLock: PostgresPreparedStatement {
+        static let name = "mapframe_look_and_lock"
+        static let sql = """
+            SELECT t.data, t.etag, t.last_modified, t.expires_at, t.fetched_at,
+                CASE WHEN t.data IS NOT NULL AND (t.expires_at IS NULL OR t.expires_at > wanted.now) THEN NULL
+                    ELSE pg_try_advisory_lock(wanted.k) END
+            FROM unnest($1::int8[], $2::text[], $3::int4[], $4::int4[], $5::int4[], $6::float8[])
+                WITH ORDINALITY AS wanted(k, style, z, x, y, now, i)
+            LEFT JOIN LATERAL (
+                SELECT data, etag, last_modified, expires_at, fetched_at FROM mapframe_tiles
+                WHERE style = wanted.style AND z = wanted.z AND x = wanted.x AND y = wanted.y LIMIT 1) t ON true
+            ORDER BY wanted.i
+            """
+        typealias Row = Look
 
-        var keys: [Int64]
+        var requests: [LookRequest]
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(requests.map(\.key))
+            bindings.append(requests.map(\.style))
+            bindings.append(requests.map { Int32($0.tile.z) })
+            bindings.append(requests.map { Int32($0.tile.x) })
+            bindings.append(requests.map { Int32($0.tile.y) })
+            bindings.append(requests.map(\.now))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (data, etag, lastModified, expiresAt, fetchedAt, locked) = try row.decode((Data?, String?, String?, Double?, Double?, Bool?).self)
+            if let data, locked == nil {
+                return .stored(StoredTile(data: data, freshness: PostgresTileCache.freshness(etag, lastModified, expiresAt, fetchedAt)))
+            }
+            return locked == true ? .taken : .heldElsewhere
+        }
     }
 
     /// Lets the advisory locks `keys` go, in order, and announces each on `channel`: the

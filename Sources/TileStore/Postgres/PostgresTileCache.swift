@@ -110,14 +110,16 @@ public final class PostgresTileCache: TileCacheBackend {
         _ = try await stores.answer(record) { records async throws(CacheError) -> [Bool] in
             let statement = StoreTiles(style: style, records: records, now: Date())
             try await database.run("store \(records.count == 1 ? "tile \(tile)" : "\(records.count) tiles")") { connection in
-                _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
+                for try await _ in try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger) {}
             }
             return Array(repeating: true, count: records.count)
         }
     }
 
     /// Some tiles' bytes and freshness, each replacing any earlier ones and forgetting any 404
-    /// remembered for it: one statement, so all of it or none. A tile named twice is stored as
+    /// remembered for it: one statement, so all of it or none. Each tile stored is announced
+    /// on the fetch turns' channel as the statement commits, so that instances waiting for it
+    /// look at once, before its fetcher's turn has ended. A tile named twice is stored as
     /// named last. Arrays hold no NULLs here, so an absent validator is sent as an empty string
     /// (never a valid one) and an absent time as NaN.
     struct StoreTiles: PostgresPreparedStatement {
@@ -127,16 +129,18 @@ public final class PostgresTileCache: TileCacheBackend {
                 SELECT * FROM unnest($2::int4[], $3::int4[], $4::int4[], $5::bytea[], $6::text[], $7::text[], $8::float8[], $9::float8[])
                     AS w(z, x, y, data, etag, last_modified, expires_at, fetched_at)),
             forgotten AS (
-                DELETE FROM mapframe_missing_tiles m USING wanted w WHERE m.style = $1 AND m.z = w.z AND m.x = w.x AND m.y = w.y)
-            INSERT INTO mapframe_tiles (style, z, x, y, data, etag, last_modified, expires_at, fetched_at, last_used, size)
-            SELECT $1, z, x, y, data, nullif(etag, ''), nullif(last_modified, ''), nullif(expires_at, 'NaN'), nullif(fetched_at, 'NaN'),
-                coalesce(nullif(fetched_at, 'NaN'), $10), length(data)
-            FROM wanted
-            ON CONFLICT (style, z, x, y) DO UPDATE SET data = excluded.data, etag = excluded.etag,
-                last_modified = excluded.last_modified, expires_at = excluded.expires_at, fetched_at = excluded.fetched_at,
-                last_used = excluded.last_used, size = excluded.size
+                DELETE FROM mapframe_missing_tiles m USING wanted w WHERE m.style = $1 AND m.z = w.z AND m.x = w.x AND m.y = w.y),
+            stored AS (
+                INSERT INTO mapframe_tiles (style, z, x, y, data, etag, last_modified, expires_at, fetched_at, last_used, size)
+                SELECT $1, z, x, y, data, nullif(etag, ''), nullif(last_modified, ''), nullif(expires_at, 'NaN'), nullif(fetched_at, 'NaN'),
+                    coalesce(nullif(fetched_at, 'NaN'), $10), length(data)
+                FROM wanted
+                ON CONFLICT (style, z, x, y) DO UPDATE SET data = excluded.data, etag = excluded.etag,
+                    last_modified = excluded.last_modified, expires_at = excluded.expires_at, fetched_at = excluded.fetched_at,
+                    last_used = excluded.last_used, size = excluded.size)
+            SELECT pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL FROM unnest($11::int8[]) AS k
             """
-        typealias Row = ()
+        typealias Row = Bool
 
         var style: String
         var records: [StoredTileRecord]
@@ -159,10 +163,11 @@ public final class PostgresTileCache: TileCacheBackend {
             bindings.append(rows.map { $0.stored.freshness?.expiresAt.timeIntervalSince1970 ?? .nan })
             bindings.append(rows.map { $0.stored.freshness?.fetchedAt.timeIntervalSince1970 ?? .nan })
             bindings.append(now.timeIntervalSince1970)
+            bindings.append(rows.map { PostgresTileCache.lockKey(style: style, tile: $0.tile) })
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row {}
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
     }
 
     /// Stores a page of copied tiles in one statement: all of them, or none.
@@ -170,7 +175,7 @@ public final class PostgresTileCache: TileCacheBackend {
         guard !records.isEmpty else { return }
         let statement = StoreTiles(style: style, records: records, now: Date())
         try await database.run("store \(records.count) copied tiles") { connection in
-            _ = try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger)
+            for try await _ in try await connection.execute(statement, logger: PostgresCacheDatabase.quietLogger) {}
         }
     }
 
@@ -292,41 +297,33 @@ public final class PostgresTileCache: TileCacheBackend {
 
     // MARK: - Fetch turns
 
-    /// Waits for this instance's turn to fetch `tile`: takes the tile's advisory lock, or, while
-    /// another instance holds it, waits for its release to be announced (at most
-    /// `fetchPollInterval` at a time) and looks for the tile that instance stored. Past
-    /// `fetchWait`, or when locks cannot be had (the database is down), fetches without waiting
-    /// longer.
+    /// Waits for this instance's turn to fetch `tile`: looks for it and takes the tile's advisory
+    /// lock in one statement, or, while another instance holds it, waits for the tile's store or
+    /// the lock's release to be announced (at most `fetchPollInterval` at a time) and looks
+    /// again. Past `fetchWait`, or when locks cannot be had (the database is down), fetches
+    /// without waiting longer.
     public func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn {
-        let key = lockKey(for: tile)
+        let key = Self.lockKey(style: style, tile: tile)
         let deadline = ContinuousClock.now + Self.fetchWait
         let turns = database.fetchTurns
-        let freshCopy = { () async -> StoredTile? in
-            guard let stored = try? await self.lookup(tile, at: now).stored, stored.isFresh(at: now) else { return nil }
-            return stored
-        }
-        var announced = false
+        let request = PostgresFetchTurns.LookRequest(key: key, style: style, tile: tile, now: now.timeIntervalSince1970)
         while ContinuousClock.now < deadline {
-            let release = turns.watchRelease(of: key)
-            defer { turns.endWatch(release) }
-            // The holder stores the tile before it lets the lock go.
-            if announced, let stored = await freshCopy() { return .stored(stored) }
-            guard !database.isUnavailable, let locked = await turns.tryLock(key) else { return .fetch(release: {}) }
-            // Looked for once the lock is taken, so that a tile the holder before stored just
-            // before letting go is seen.
-            if let stored = await freshCopy() {
-                if locked { await turns.unlock(key) }
-                return .stored(stored)
+            // Watched before the look, so that an announcement made meanwhile is not missed.
+            let announcement = turns.watchRelease(of: key)
+            defer { turns.endWatch(announcement) }
+            guard !database.isUnavailable, let look = await turns.look(for: request) else { return .fetch(release: {}) }
+            switch look {
+            case .stored(let stored): return .stored(stored)
+            case .taken: return .fetch(release: { await turns.unlock(key) })
+            case .heldElsewhere: _ = await announcement.wait(atMost: Self.fetchPollInterval)
             }
-            if locked { return .fetch(release: { await turns.unlock(key) }) }
-            announced = await release.wait(atMost: Self.fetchPollInterval)
         }
         return .fetch(release: {})
     }
 
     /// The tile's advisory lock key: 64 bits of FNV-1a over the style and address. Two tiles
     /// that share a key only wait for each other now and then.
-    func lockKey(for tile: TileID) -> Int64 {
+    static func lockKey(style: String, tile: TileID) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(style)/\(tile.z)/\(tile.x)/\(tile.y)".utf8 {
             hash ^= UInt64(byte)
@@ -335,7 +332,7 @@ public final class PostgresTileCache: TileCacheBackend {
         return Int64(bitPattern: hash)
     }
 
-    private static func freshness(_ etag: String?, _ lastModified: String?, _ expiresAt: Double?, _ fetchedAt: Double?) -> TileFreshness? {
+    static func freshness(_ etag: String?, _ lastModified: String?, _ expiresAt: Double?, _ fetchedAt: Double?) -> TileFreshness? {
         guard let expiresAt, let fetchedAt else { return nil }
         return TileFreshness(
             etag: etag, lastModified: lastModified,
