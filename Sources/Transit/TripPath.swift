@@ -124,7 +124,7 @@ struct TripPath: Sendable {
 
     /// Arrival and departure at every call: a call with one time has it for both; calls with
     /// none take times interpolated by distance between the timed calls either side.
-    private static func fillTimes(_ stopTimes: [GTFSStopTime], distances: [Double], trip: String) throws(TransitError) -> [(arrival: GTFSTime, departure: GTFSTime)] {
+    static func fillTimes(_ stopTimes: [GTFSStopTime], distances: [Double], trip: String) throws(TransitError) -> [(arrival: GTFSTime, departure: GTFSTime)] {
         let given = stopTimes.map { time -> (GTFSTime, GTFSTime)? in
             guard let arrival = time.arrival ?? time.departure, let departure = time.departure ?? time.arrival else { return nil }
             return (arrival, departure)
