@@ -46,6 +46,11 @@ public struct FrameGeometry: Sendable {
     /// Device pixels per logical pixel.
     public var scale: Double { Double(viewport.scale) }
 
+    /// The whole frame in device pixels.
+    public var pixelRect: PixelRect {
+        PixelRect(minX: 0, minY: 0, maxX: Double(viewport.pixelWidth), maxY: Double(viewport.pixelHeight))
+    }
+
     /// The device pixel at which `coordinate` appears.
     public func pixel(for coordinate: Coordinate) -> PixelPoint {
         let world = WebMercator.project(coordinate, zoom: deviceZoom)

@@ -184,6 +184,45 @@ public final class Canvas {
         cairo_stroke(context)
     }
 
+    /// The most segments stroked as one path. Cairo finds every crossing of a path with itself
+    /// before filling it, so a stroke's cost grows with the square of its segments where a line
+    /// crosses itself again and again (a 30,000-point scribble across a frame took 7 s); in
+    /// chunks of this many it grows linearly.
+    static let strokeChunkSegments = 64
+
+    /// Strokes `lines` as one line drawn at `colour`, nothing joining one line's end to the next
+    /// one's start. Lines of `strokeChunkSegments` or fewer segments in all are one path; longer
+    /// ones are stroked a chunk at a time, opaque, into a group laid on at the colour's alpha, so
+    /// that where chunks overlap they do not blend, just as a single stroke never blends with
+    /// itself. Each chunk takes the last segment of the one before along, to draw the join.
+    public func strokeLines(_ lines: [[PixelPoint]], with colour: Colour, width: Double, cap: LineCap, join: LineJoin) {
+        let segments = lines.reduce(0) { $0 + max(0, $1.count - 1) }
+        guard segments > Self.strokeChunkSegments else {
+            for line in lines { addLine(line[...]) }
+            strokePath(with: colour, width: width, cap: cap, join: join)
+            return
+        }
+        cairo_push_group(context)
+        let opaque = Colour(red: colour.red, green: colour.green, blue: colour.blue, alpha: 1)
+        for line in lines {
+            var start = line.startIndex
+            repeat {
+                let end = min(start + Self.strokeChunkSegments, line.endIndex - 1)
+                addLine(line[max(line.startIndex, start - 1)...end])
+                strokePath(with: opaque, width: width, cap: cap, join: join)
+                start = end
+            } while start < line.endIndex - 1
+        }
+        cairo_pop_group_to_source(context)
+        cairo_paint_with_alpha(context, colour.alpha)
+    }
+
+    private func addLine(_ points: ArraySlice<PixelPoint>) {
+        guard let first = points.first else { return }
+        moveTo(first.x, first.y)
+        for point in points.dropFirst() { lineTo(point.x, point.y) }
+    }
+
     // MARK: - Text
 
     /// Sets the font for later text calls: DejaVu Sans, found through fontconfig.

@@ -62,11 +62,6 @@ extension SceneLayer where Self: OverlayPainter {
 }
 
 extension FrameGeometry {
-    /// The whole frame in device pixels.
-    public var pixelRect: PixelRect {
-        PixelRect(minX: 0, minY: 0, maxX: Double(viewport.pixelWidth), maxY: Double(viewport.pixelHeight))
-    }
-
     /// A fit item's extent in device pixels, with its margins.
     func pixelBox(of item: FitItem) -> PixelRect {
         let northWest = pixel(for: Coordinate(latitude: item.bounds.north, longitude: item.bounds.west))
