@@ -2,42 +2,51 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A pool's queue is full: the caller should try again later (the server answers 503).
+/// A pool's queue, or the client's share of it, is full: the caller should try again later
+/// (the server answers 503).
 public struct BlockingWorkRefused: Error, Sendable {}
 
 /// A fixed number of threads for blocking C work (SQLite, Cairo, libpng, file reads), so that
-/// it never holds up an event loop or one of Swift's cooperative threads. With a `queueLimit`,
-/// new work is refused once that many jobs are waiting, rather than let memory grow.
+/// it never holds up an event loop or one of Swift's cooperative threads.
 ///
 ///     let image = try await pool.run { try decode(bytes) }
 ///
-/// The process has one pool for storage (`BlockingPool.storage`); a frame pipeline has its own
-/// for drawing, whose queue is bounded.
+/// The process has one pool for storage (`BlockingPool.storage`), whose calls are short and never
+/// refused. A frame pipeline has its own for drawing, and the server one for reading bodies:
+/// those have a bounded queue, shared fairly between clients (`client`):
+/// - while work waits, the next thread to come free takes the oldest waiting work of the next
+///   client in turn, so one client's many jobs delay another's by at most one job each;
+/// - a client may have at most a quarter of the queue waiting (at least one job), and the queue
+///   holds at most `queueLimit` jobs; work past either is refused (`BlockingWorkRefused`), rather
+///   than let memory grow.
 public final class BlockingPool: Sendable {
+    /// Whom work is done for: the server sets each request's client address. Work with no
+    /// client set shares one turn.
+    @TaskLocal public static var client = ""
+
     /// The threads underneath, for libraries that take a NIO thread pool (Hummingbird's files).
     public let threads: NIOThreadPool
-    private let admitted = Atomic<Int>(0)
-    private let admissionLimit: Int?
+    private let queue: FairQueue?
 
     /// SQLite and file reads for the whole process: short calls, never refused. Four threads, so
     /// that a write waiting for another process's lock does not hold up every read.
     public static let storage = BlockingPool(threads: 4, queueLimit: nil)
 
-    /// - Parameter queueLimit: jobs that may wait for a thread before more are refused; nil
-    ///   never refuses.
+    /// - Parameter queueLimit: jobs that may wait for a thread before more are refused, shared
+    ///   fairly between clients; nil never refuses, and takes work in the order it comes.
     public init(threads: Int, queueLimit: Int?) {
         self.threads = NIOThreadPool(numberOfThreads: threads)
         self.threads.start()
-        admissionLimit = queueLimit.map { threads + $0 }
+        queue = queueLimit.map { FairQueue(threads: threads, limit: $0) }
     }
 
     /// Runs `body` on one of the threads and returns its result; throws `BlockingWorkRefused`
-    /// when the queue is full, and the pool's own error once it has shut down.
+    /// when the queue, or the client's share of it, is full, `CancellationError` when the caller
+    /// is cancelled while its work waits, and the pool's own error once it has shut down.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let admissionLimit else { return try await threads.runIfActive(body) }
-        let admittedNow = admitted.add(1, ordering: .relaxed).newValue
-        defer { admitted.subtract(1, ordering: .relaxed) }
-        guard admittedNow <= admissionLimit else { throw BlockingWorkRefused() }
+        guard let queue else { return try await threads.runIfActive(body) }
+        try await queue.admit(Self.client)
+        defer { queue.finish() }
         return try await threads.runIfActive(body)
     }
 
@@ -66,4 +75,97 @@ public final class BlockingPool: Sendable {
 @inlinable
 public func assertNotOnEventLoop(_ work: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
     assert(MultiThreadedEventLoopGroup.currentEventLoop == nil, "\(work()) blocks, and must not run on an event loop", file: file, line: line)
+}
+
+/// Who runs next on a pool with a bounded queue: as many jobs as threads run, and the rest
+/// wait in a line a client, taken in turn (see `BlockingPool`).
+private final class FairQueue: Sendable {
+    private let threads: Int
+    private let limit: Int
+    /// The most jobs one client may have waiting.
+    private let clientLimit: Int
+
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var running = 0
+        var waiting: [String: [Waiter]] = [:]
+        /// Clients with waiting work, the next to run first.
+        var turns: [String] = []
+        var waitingCount = 0
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    init(threads: Int, limit: Int) {
+        self.threads = threads
+        self.limit = limit
+        clientLimit = max(1, limit / 4)
+    }
+
+    /// Returns once `client`'s job may run: at once when a thread is free and nobody waits.
+    func admit(_ client: String) async throws {
+        enum Admission { case now, refused, wait(Int) }
+        let admission = state.withLock { state -> Admission in
+            if state.running < threads, state.waitingCount == 0 {
+                state.running += 1
+                return .now
+            }
+            guard state.waitingCount < limit, state.waiting[client, default: []].count < clientLimit else { return .refused }
+            state.nextID += 1
+            return .wait(state.nextID)
+        }
+        switch admission {
+        case .now: return
+        case .refused: throw BlockingWorkRefused()
+        case .wait(let id): try await wait(client, id: id)
+        }
+    }
+
+    private func wait(_ client: String, id: Int) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let cancelled = state.withLock { state -> Bool in
+                    if Task.isCancelled { return true }
+                    if state.waiting[client, default: []].isEmpty { state.turns.append(client) }
+                    state.waiting[client, default: []].append(Waiter(id: id, continuation: continuation))
+                    state.waitingCount += 1
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiting[client]?.firstIndex(where: { $0.id == id }) else { return nil }
+                let waiter = state.waiting[client]!.remove(at: index)
+                state.waitingCount -= 1
+                if state.waiting[client]!.isEmpty {
+                    state.waiting[client] = nil
+                    state.turns.removeAll { $0 == client }
+                }
+                return waiter
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Ends a job: its thread goes to the next client in turn, or is free.
+    func finish() {
+        let next = state.withLock { state -> Waiter? in
+            guard !state.turns.isEmpty else {
+                state.running -= 1
+                return nil
+            }
+            let client = state.turns.removeFirst()
+            let waiter = state.waiting[client]!.removeFirst()
+            state.waitingCount -= 1
+            if state.waiting[client]!.isEmpty { state.waiting[client] = nil } else { state.turns.append(client) }
+            return waiter
+        }
+        next?.continuation.resume()
+    }
 }

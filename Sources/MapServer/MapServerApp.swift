@@ -26,9 +26,10 @@ public final class MapServerApp: Sendable {
     private let requestCounters = RequestCounters()
     private let requestLog: RequestLog
     /// Where request bodies are parsed: a 5 MB body can take a second or more to read, which on
-    /// Swift's cooperative threads (one per core) would hold up every other request. One thread,
-    /// so parsing never takes more than one core; past a few waiting bodies the server answers 503.
-    let bodyWork = BlockingPool(threads: 1, queueLimit: 8)
+    /// Swift's cooperative threads (one per core) would hold up every other request. Two threads,
+    /// so that one slow body does not hold up the rest, taking clients in turn; past a few
+    /// waiting bodies (two a client) the server answers 503.
+    let bodyWork = BlockingPool(threads: 2, queueLimit: 8)
 
     public init(configuration: MapServerConfiguration) async throws {
         // Before any metric is made, or it would go to the no-op default and never be seen.
@@ -108,6 +109,7 @@ public final class MapServerApp: Sendable {
         router.add(middleware: RequestLoggingMiddleware(log: requestLog))
         router.add(middleware: RequestCountingMiddleware(counters: requestCounters))
         router.add(middleware: ResponseHeadersMiddleware())
+        router.add(middleware: ClientTurnsMiddleware())
 
         router.get("/") { _, _ in self.viewer.page() }
         // Leaflet's files, read on the storage threads; a file that is not there gets this 404.

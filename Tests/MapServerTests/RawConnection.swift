@@ -11,9 +11,9 @@ final class RawConnection: @unchecked Sendable {
     private let socket: Int32
     private(set) var received: [UInt8] = []
 
-    /// Connects; throws when the connection is refused.
-    init(port: Int) throws {
-        socket = try HTTP.connectedSocket(port: port)
+    /// Connects from `source`; throws when the connection is refused.
+    init(port: Int, from source: String = "127.0.0.1") throws {
+        socket = try HTTP.connectedSocket(port: port, from: source)
     }
 
     deinit { Glibc.close(socket) }

@@ -137,10 +137,22 @@ enum HTTP {
         return true
     }
 
-    /// A socket connected to 127.0.0.1:`port`, with 60 s send and receive timeouts.
-    static func connectedSocket(port: Int) throws -> Int32 {
+    /// A socket connected to 127.0.0.1:`port`, with 60 s send and receive timeouts, from
+    /// `source` (another loopback address stands for another client).
+    static func connectedSocket(port: Int, from source: String = "127.0.0.1") throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let error = errno
+            close(socket)
+            throw TestSetupError(description: "bind to \(source): errno \(error)")
+        }
         // A broken server must fail the test rather than hang it.
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -1,0 +1,103 @@
+import BlockingWork
+import Foundation
+import MapFrameTestSupport
+import Testing
+
+/// One client's costly frames cannot hold up everyone else's: the render and body pools take
+/// clients in turn, and a client may fill only a share of their queues.
+@Suite("Clients take turns")
+struct FairTurnsTests {
+    /// A scene whose route is the most points a route may have, zig-zagging across the frame:
+    /// one of the dearest frames a client can ask for.
+    static let zigZagScene: Data = {
+        let points = (0..<100_000).map { index in
+            let latitude = 52.205 + (index.isMultiple(of: 2) ? -0.02 : 0.02)
+            let longitude = 0.1 + 0.07 * Double(index / 2) / 50_000 + (index.isMultiple(of: 2) ? 0 : 0.001)
+            return "[\(longitude), \(latitude)]"
+        }
+        return Data("""
+            {"size": {"width": 320, "height": 480}, "scale": 1, "style": "osm",
+             "camera": {"center": {"lat": 52.205, "lon": 0.135}, "zoom": 13},
+             "route": {"coordinates": [\(points.joined(separator: ","))]}}
+            """.utf8)
+    }()
+
+    @Test("a pool busy with one client's 16 jobs runs another client's next, not last")
+    func aPoolTakesClientsInTurn() async throws {
+        let pool = BlockingPool(threads: 2, queueLimit: 64)
+        let flood = Task {
+            try await BlockingPool.$client.withValue("flood") {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<16 { group.addTask { try await pool.run { _ = usleep(100_000) } } }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let asked = ContinuousClock.now
+        let started = try await BlockingPool.$client.withValue("other") { try await pool.run { ContinuousClock.now } }
+        // Taken in turn, it starts when one of the flood's jobs ends: within 100 ms, not after
+        // the flood's other 12 or so (0.6 s on two threads).
+        #expect(started - asked < .milliseconds(400), "it waited \(started - asked)")
+        try await flood.value
+        await pool.shutdown()
+    }
+
+    @Test("a client may fill only a quarter of a pool's queue; the rest is refused, and others still get in")
+    func aClientFillsOnlyItsShare() async throws {
+        let pool = BlockingPool(threads: 1, queueLimit: 8)
+        let gate = DispatchSemaphore(value: 0)
+        let results = Task {
+            try await BlockingPool.$client.withValue("flood") {
+                await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<6 { group.addTask { (try? await pool.run { gate.wait() }) != nil } }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // One running and two waiting (a quarter of 8): the other three were refused at once.
+        let other = Task { try await BlockingPool.$client.withValue("other") { try await pool.run { true } } }
+        try await Task.sleep(for: .milliseconds(100))
+        for _ in 0..<4 { gate.signal() }
+        let flood = try await results.value
+        #expect(flood.filter { $0 }.count == 3, "\(flood)")
+        #expect(try await other.value)
+        await pool.shutdown()
+    }
+
+    @Test("20 zig-zag frames posted from one client: another client's frame is answered within 1 s")
+    func anOrdinaryFrameIsAnsweredWhileOneClientFloods() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let port = server.port
+            let body = Self.zigZagScene
+            // The flood, from 127.0.0.2: each post on its own connection, all sent at once.
+            let flood = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask {
+                            try await onThread {
+                                let connection = try RawConnection(port: port, from: "127.0.0.2")
+                                connection.send("POST /frame HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+                                connection.send(Array(body))
+                                return try connection.readAnswer(within: 120).status
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            // Once the flood's bodies are read and its frames drawing, an ordinary frame.
+            try await Task.sleep(for: .seconds(2))
+            let started = ContinuousClock.now
+            let ordinary = try await server.get("/frame.png?style=osm&lat=52.2065&lon=0.135&zoom=15&width=320&height=480&scale=1")
+            let elapsed = ContinuousClock.now - started
+            #expect(ordinary.status == 200, "\(ordinary)")
+            #expect(elapsed < .seconds(1), "the ordinary frame took \(elapsed)")
+            let statuses = try await flood.value
+            // The flood is drawn, or refused for now with 503: never a 5xx of any other kind.
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
+            #expect(statuses.contains(200), "\(statuses)")
+        }
+    }
+}
