@@ -16,12 +16,13 @@ public struct BlockingWorkRefused: Error, Sendable {}
 /// those have a bounded queue, shared fairly between clients (`client`):
 /// - while work waits, the next thread to come free takes the oldest waiting work of the next
 ///   client in turn, so one client's many jobs delay another's by at most one job each;
-/// - a client may have at most a quarter of the queue waiting (at least one job), and the queue
-///   holds at most `queueLimit` jobs; work past either is refused (`BlockingWorkRefused`), rather
-///   than let memory grow.
+/// - a named client may have at most a quarter of the queue waiting (at least one job), and the
+///   queue holds at most `queueLimit` jobs; work past either is refused (`BlockingWorkRefused`),
+///   rather than let memory grow. Work for no client in particular (a command's own frames) may
+///   fill the queue.
 public final class BlockingPool: Sendable {
     /// Whom work is done for: the server sets each request's client address. Work with no
-    /// client set shares one turn.
+    /// client set (empty) shares one turn, and is not held to a client's share.
     @TaskLocal public static var client = ""
 
     /// The threads underneath, for libraries that take a NIO thread pool (Hummingbird's files).
@@ -115,7 +116,7 @@ private final class FairQueue: Sendable {
                 state.running += 1
                 return .now
             }
-            guard state.waitingCount < limit, state.waiting[client, default: []].count < clientLimit else { return .refused }
+            guard state.waitingCount < limit, client.isEmpty || state.waiting[client, default: []].count < clientLimit else { return .refused }
             state.nextID += 1
             return .wait(state.nextID)
         }

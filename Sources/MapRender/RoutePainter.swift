@@ -21,8 +21,7 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
     }
 
     /// The route's parts as they can show in the frame (`FrameGeometry.visibleLines`): what is
-    /// drawn, hit-tested and audited, in time bounded by the frame however many points the
-    /// route has.
+    /// hit-tested and audited, in time bounded by the frame however many points the route has.
     private func visibleLines(in frame: FrameGeometry, theme: Theme) -> [[PixelPoint]] {
         frame.visibleLines(route.parts, reach: reach(in: frame, theme: theme))
     }
@@ -34,7 +33,7 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
 
     public func draw(in context: DrawingContext) {
         let style = context.theme.route
-        let lines = visibleLines(in: context.frame, theme: context.theme)
+        let lines = context.frame.drawnLines(route.parts)
         // One stroke of every part at the combined alpha looks exactly like the app's line inside
         // a faded layer, because a single stroke never blends with itself, even where parts meet.
         // A casing is a wider stroke beneath.
