@@ -31,7 +31,7 @@ enum RoutePayload {
         switch error {
         case .tooLarge:
             return HTTPProblem(status: .contentTooLarge, message: error.description)
-        case .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot:
+        case .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .tooManyAttributes:
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)

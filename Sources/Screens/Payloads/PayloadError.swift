@@ -34,12 +34,16 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewPoints(field: String, count: Int, minimum: Int)
     /// A list of points is longer than allowed.
     case tooManyPoints(field: String, count: Int, maximum: Int)
+    /// An element, or the whole document when `element` is nil, has more attributes than
+    /// allowed (`XMLAttributeBudget`); it was not parsed.
+    case tooManyAttributes(element: String?, maximum: Int)
 
     /// The element, attribute or JSON path the error concerns, when it concerns one.
     public var field: String? {
         switch self {
         case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _),
              .noLine(let field, _): field
+        case .tooManyAttributes(let element, _): element
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
         case .tooLarge, .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .apiError: nil
         }
@@ -71,6 +75,10 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(field): has \(count) points; at most \(maximum) are allowed"
         case .noLine(let field, let found):
             "\(field): \(found) has no LineString or MultiLineString to draw as a route"
+        case .tooManyAttributes(let element?, let maximum):
+            "\(element): has more than \(maximum) attributes; at most \(maximum) are allowed on an element"
+        case .tooManyAttributes(nil, let maximum):
+            "payload: has more than \(maximum) attributes; at most \(maximum) are allowed in a document"
         }
     }
 }

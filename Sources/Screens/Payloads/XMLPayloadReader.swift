@@ -3,7 +3,9 @@ import Foundation
 
 /// Parses XML payloads with libxml2 under rules that make hostile documents harmless:
 ///
-/// - payloads over the size limit are refused before any parsing;
+/// - payloads over the size limit are refused before any parsing, and so are elements and
+///   documents with too many attributes (`XMLAttributeBudget`); UTF-16 is turned into UTF-8
+///   first, for the checks to read;
 /// - any document with a DOCTYPE is refused, so no entity is ever declared: this stops external
 ///   entities (XXE) and entity expansion ("billion laughs"). The bytes are checked before
 ///   parsing, and the parsed document is checked again for a DTD (for encodings such as UTF-16,
@@ -19,13 +21,18 @@ enum XMLPayloadReader {
     static func root(of data: Data, maxBytes: Int) throws(PayloadError) -> ParsedXMLElement {
         guard data.count <= maxBytes else { throw .tooLarge(bytes: data.count, limit: maxBytes) }
         guard !data.isEmpty else { throw .malformedXML(message: "the document is empty") }
+        let transcoded = try utf8(fromUTF16: data)
+        let data = transcoded ?? data
         guard data.firstRange(of: Data("<!DOCTYPE".utf8)) == nil else { throw .doctypeNotAllowed }
+        try data.withUnsafeBytes { bytes in Result { () throws(PayloadError) in try XMLAttributeBudget.check(bytes) } }.get()
 
         _ = libraryInitialised
         xmlResetLastError()
         let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        // A transcoded document still declares UTF-16: it is read as the UTF-8 it now is.
+        let encoding = transcoded == nil ? nil : "UTF-8"
         let document = data.withUnsafeBytes { bytes in
-            xmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, Int32(options))
+            xmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, encoding, Int32(options))
         }
         guard let document else { throw .malformedXML(message: lastErrorMessage()) }
         defer { xmlFreeDoc(document) }
@@ -35,6 +42,22 @@ enum XMLPayloadReader {
             throw .malformedXML(message: "the document has no root element")
         }
         return element(from: root)
+    }
+
+    /// `data` in UTF-8 when it is UTF-16, told by its byte order mark or by a first character
+    /// (`<`) with a zero byte beside it; nil for anything else, which is read as it is.
+    private static func utf8(fromUTF16 data: Data) throws(PayloadError) -> Data? {
+        let encoding: String.Encoding
+        switch (data.first, data.dropFirst().first) {
+        case (0xFF, 0xFE), (0xFE, 0xFF): encoding = .utf16
+        case (0x3C, 0x00): encoding = .utf16LittleEndian
+        case (0x00, 0x3C): encoding = .utf16BigEndian
+        default: return nil
+        }
+        guard let text = String(data: data, encoding: encoding) else {
+            throw .malformedXML(message: "the document looks like UTF-16 but is not valid UTF-16")
+        }
+        return Data(text.utf8)
     }
 
     /// libxml2 wants `xmlInitParser` once before use from several threads.
