@@ -216,7 +216,7 @@ public final class TileStore: Sendable {
 
     private func supply(_ id: TileID) async -> SuppliedTile {
         let now = clock()
-        let found: CacheLookup
+        var found: CacheLookup
         if let unstored = unstoredTiles.value(for: id) {
             found = CacheLookup(stored: unstored)
         } else {
@@ -228,6 +228,10 @@ public final class TileStore: Sendable {
             } catch {
                 return .missing(id, .unreadable(error.description))
             }
+        }
+        // A damaged copy is no copy at all.
+        if let stored = found.stored, let damage = damage(in: stored) {
+            found = CacheLookup(stored: nil, unusableReason: damage, isKnownMissing: found.isKnownMissing)
         }
         let copy = found.stored
         let isFresh = copy?.isFresh(at: now) ?? false
@@ -279,6 +283,18 @@ public final class TileStore: Sendable {
         }
     }
 
+    /// Why a stored tile is not a whole image of a tile's size (cut short, damaged on disk, or of
+    /// another size), if it is not: such a copy is fetched again, or drawn grey and reported,
+    /// never served. A header read and a CRC or end-marker check: no pixel is decoded.
+    private func damage(in stored: StoredTile) -> String? {
+        do throws(TileImageError) {
+            try source.tileDecoder.validate(stored.data)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// What a caller that stopped waiting (it was cancelled) is told.
     private func stopped(_ id: TileID, copy: StoredTile?) -> SuppliedTile {
         guard let copy else { return .missing(id, .fetchFailed("the request was cancelled while the tile was fetched")) }
@@ -292,7 +308,9 @@ public final class TileStore: Sendable {
     private func fetchAndStore(
         _ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date, answer: @Sendable (SuppliedTile) -> Void
     ) async {
-        switch await cache.fetchTurn(for: id, at: now) {
+        var turn = await cache.fetchTurn(for: id, at: now)
+        if case .stored(let stored) = turn, damage(in: stored) != nil { turn = .fetch(release: {}) }
+        switch turn {
         case .stored(let stored):
             // Stored by another fill meanwhile.
             answer(SuppliedTile(fill: .cached, stored: stored))

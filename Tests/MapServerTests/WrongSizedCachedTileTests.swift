@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapServer
 import Testing
 import TileStore
 import UpstreamSimulator
@@ -20,4 +21,70 @@ import UpstreamSimulator
             #expect(try reply.image().width == 256)
         }
     }
+}
+
+/// A tile damaged in the cache (cut short, or with bytes overwritten inside it) is never served
+/// as a good one: offline it is the placeholder, never cacheable; with an upstream it is fetched
+/// again, and the good tile replaces it.
+@Suite struct DamagedCachedTileTests {
+    static let tile = TileID.containing(Fixtures.cambridge, zoom: 16)
+
+    /// The fixture cache's tile, damaged by `damage`, written back.
+    static func damageTile(in cacheDirectory: String, _ damage: (Data) -> Data) throws {
+        let cache = try MBTilesCache(openingExisting: cacheDirectory + "/osm.mbtiles", readOnly: false)
+        let good = try #require(try cache.tileData(for: tile))
+        try cache.store(damage(good), for: tile)
+    }
+
+    static let damages: [(String, @Sendable (Data) -> Data)] = [
+        ("cut in half", { $0.prefix($0.count / 2) }),
+        ("random bytes inside", { data in
+            var damaged = data
+            for offset in stride(from: data.count / 3, to: data.count / 3 + 64, by: 1) { damaged[offset] ^= 0x5A }
+            return damaged
+        }),
+    ]
+
+    @Test("offline, a damaged cached tile is answered with the placeholder, not cached", arguments: 0..<2)
+    func damagedTileIsNotServedOffline(_ which: Int) async throws {
+        try await TestServer.with(fixtures: true) { server in
+            try Self.damageTile(in: server.cacheDirectory, Self.damages[which].1)
+            let reply = try await server.get(Fixtures.tilePath(Self.tile))
+            #expect(reply.status == 200, "\(Self.damages[which].0): \(reply)")
+            #expect(reply.header("X-MapFrame-Placeholder") == "true", "\(Self.damages[which].0): \(reply)")
+            #expect(reply.header("Cache-Control") == "no-store", "\(Self.damages[which].0): \(reply)")
+        }
+    }
+}
+
+extension DamagedCachedTileTests {
+    @Test("with an upstream, a damaged cached tile is fetched again and replaced")
+    func damagedTileIsFetchedAgain() async throws {
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        upstream.serveFixtureTiles(headers: [("Cache-Control", "max-age=600")])
+        let catalog = try Fixtures.catalog(styleNamed: "sim", upstream: upstream.baseURL)
+        try await TestServer.with({
+            $0.catalog = catalog
+            $0.fetchPolicy = Fixtures.impatientFetching
+            $0.memoryLifetime = 1
+        }) { server in
+            let path = Fixtures.tilePath(Self.tile, style: "sim")
+            let first = try await server.get(path)
+            #expect(first.status == 200 && first.header("X-MapFrame-Placeholder") == nil, "\(first)")
+            // Once the answer held in memory has lapsed, the stored tile is cut in half.
+            try await Task.sleep(for: .milliseconds(1_200))
+            let cache = try MBTilesCache(openingExisting: server.cacheDirectory + "/sim.mbtiles", readOnly: false)
+            try cache.store(first.body.prefix(first.body.count / 2), for: Self.tile, freshness: TileFreshness(
+                etag: nil, lastModified: nil, expiresAt: Date().addingTimeInterval(600), fetchedAt: Date()
+            ))
+            let second = try await server.get(path)
+            #expect(second.status == 200 && second.header("X-MapFrame-Placeholder") == nil, "\(second)")
+            #expect(second.body == first.body)
+            #expect(upstream.requestCount(for: Self.upstreamPath) == 2)
+            #expect(try cache.tileData(for: Self.tile) == first.body)
+        }
+    }
+
+    static var upstreamPath: String { "/\(tile.z)/\(tile.x)/\(tile.y).png" }
 }
