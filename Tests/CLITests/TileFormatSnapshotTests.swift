@@ -64,9 +64,11 @@ struct TileFormatSnapshotTests {
     func hostileTiles() throws {
         try Workspace.with { workspace in
             let cache = try workspace.buildFixtures()
+            // A JPEG cut short is refused by its missing end marker before it is decoded.
+            let truncatedJPEG = HostileImages.truncated(try TestImageEncoder.jpeg(TestPictures.gradient(width: 256, height: 256)))
             let hostile: [(Data, String)] = [
                 (try HostileImages.giantJPEG(), "the image is 65500x65500 pixels; a tile must be 256x256 or 512x512"),
-                (HostileImages.truncated(try TestImageEncoder.jpeg(TestPictures.gradient(width: 256, height: 256))), "Premature end of JPEG file"),
+                (truncatedJPEG, "the image is not whole (a truncated JPEG: \(truncatedJPEG.count) bytes, and no end-of-image marker (FF D9) at the end)"),
                 (try HostileImages.lyingPNG(width: 256, height: 256), "Not enough image data"),
             ]
             // The tiles under three far-apart points of the frame.
