@@ -36,15 +36,15 @@ struct HostileTileTests {
                 refusedOnArrival: "the image is 65500x65500 pixels; a tile must be 256x256 or 512x512",
                 undecodable: "the image is 65500x65500 pixels; a tile must be 256x256 or 512x512") { try HostileImages.giantWebP() },
         Hostile(testDescription: "a truncated JPEG", contentType: "image/jpeg", refusedOnArrival: "a truncated JPEG",
-                undecodable: "Premature end of JPEG file") {
+                undecodable: "the image is not whole (a truncated JPEG") {
             HostileImages.truncated(try TestImageEncoder.jpeg(TestPictures.gradient(width: 256, height: 256)))
         },
         Hostile(testDescription: "a truncated WebP", contentType: "image/webp", refusedOnArrival: "a truncated WebP",
-                undecodable: "the WebP is truncated") {
+                undecodable: "the image is not whole (a truncated WebP") {
             HostileImages.truncated(try TestImageEncoder.webp(TestPictures.gradient(width: 256, height: 256), lossless: false))
         },
         Hostile(testDescription: "a truncated PNG", contentType: "image/png", refusedOnArrival: "a truncated PNG",
-                undecodable: "does not decode") { HostileImages.truncated(try TestPictures.gradient(width: 256, height: 256).pngData()) },
+                undecodable: "the image is not whole (a truncated PNG") { HostileImages.truncated(try TestPictures.gradient(width: 256, height: 256).pngData()) },
         Hostile(testDescription: "a PNG whose IHDR declares 65,500 x 65,500", contentType: "image/png",
                 refusedOnArrival: "the image is 65500x65500 pixels", undecodable: "the image is 65500x65500 pixels") {
             try HostileImages.lyingPNG(width: 65_500, height: 65_500)
@@ -96,13 +96,13 @@ struct HostileTileTests {
         #expect(message.contains(hostile.undecodable), "\(message)")
     }
 
-    @Test("in a cache file: reported undecodable on every lookup, and the file is left as it was", arguments: hostiles)
+    @Test("in a cache file, offline: reported undecodable on every lookup, and the file is left as it was (with an upstream it is fetched again)", arguments: hostiles)
     func inCacheFile(_ hostile: Hostile) async throws {
         let world = try UpstreamWorld()
         let bytes = try hostile.make()
         try MBTilesCache(openingExisting: world.cachePath, readOnly: false).store(bytes, for: Self.tile)
         for _ in 0..<2 {
-            let reason = try #require((await world.store.drawn(Self.tile)).missingReason, "the hostile tile was drawn")
+            let reason = try #require((try await world.drawnFromCache(Self.tile)).missingReason, "the hostile tile was drawn")
             guard case .undecodable(let message) = reason else {
                 Issue.record("reported as \(reason), not undecodable")
                 return

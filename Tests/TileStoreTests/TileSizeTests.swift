@@ -72,18 +72,18 @@ struct TileSizeTests {
         #expect(try world.cached(Self.tile).bytes == retina)
     }
 
-    @Test("wrong-sized tiles already in a cache file are reported undecodable, on every lookup, and never decoded", arguments: wrongSizes)
+    @Test("wrong-sized tiles already in a cache file are reported undecodable offline, on every lookup, and never decoded", arguments: wrongSizes)
     func wrongSizeInCacheFile(_ size: WrongSize) async throws {
         let world = try UpstreamWorld()
         try MBTilesCache(openingExisting: world.cachePath, readOnly: false).store(size.png, for: Self.tile)
 
-        let reason = try #require((await world.store.drawn(Self.tile)).missingReason, "a \(size.testDescription) tile was drawn")
+        let reason = try #require((try await world.drawnFromCache(Self.tile)).missingReason, "a \(size.testDescription) tile was drawn")
         guard case .undecodable(let message) = reason else {
             Issue.record("reported as \(reason), not undecodable")
             return
         }
         Self.expectNamesSizes(message, size)
-        #expect((await world.store.drawn(Self.tile)).missingTile?.tile == Self.tile, "asked again, it is still reported missing")
+        #expect((try await world.drawnFromCache(Self.tile)).missingTile?.tile == Self.tile, "asked again, it is still reported missing")
         #expect(try world.cached(Self.tile).bytes == size.png, "reading must not change the cache")
     }
 
