@@ -43,11 +43,7 @@ extension FrameGeometry {
         for line in drawnLines(lines) {
             var current: [PixelPoint] = []
             for (previous, point) in zip(line, line.dropFirst()) {
-                let segment = PixelRect(
-                    minX: min(previous.x, point.x), minY: min(previous.y, point.y),
-                    maxX: max(previous.x, point.x), maxY: max(previous.y, point.y)
-                )
-                guard segment.intersects(area) else {
+                guard PixelRect(spanning: previous, point).intersects(area) else {
                     if current.count >= 2 { visible.append(current) }
                     current = []
                     continue

@@ -36,6 +36,11 @@ public struct PixelRect: Hashable, Sendable {
         )
     }
 
+    /// The smallest rectangle holding both points: a segment's bounds.
+    public init(spanning a: PixelPoint, _ b: PixelPoint) {
+        self.init(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y))
+    }
+
     /// The rectangle grown by `amount` on every side.
     public func expanded(by amount: Double) -> PixelRect {
         PixelRect(minX: minX - amount, minY: minY - amount, maxX: maxX + amount, maxY: maxY + amount)

@@ -26,9 +26,19 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
         frame.visibleLines(route.parts, reach: reach(in: frame, theme: theme))
     }
 
-    /// Whether any segment of any part, widened by the line's reach, comes near the frame.
+    /// Whether any segment of any part, widened by the line's reach, comes near the frame: asked
+    /// for every route tile, so it stops at the first such segment and keeps nothing.
     public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool {
-        !visibleLines(in: frame, theme: theme).isEmpty
+        let area = frame.pixelRect.expanded(by: reach(in: frame, theme: theme))
+        return route.parts.contains { part in
+            var previous = frame.pixel(for: part[0])
+            for coordinate in part.dropFirst() {
+                let point = frame.pixel(for: coordinate)
+                if PixelRect(spanning: previous, point).intersects(area) { return true }
+                previous = point
+            }
+            return false
+        }
     }
 
     public func draw(in context: DrawingContext) {

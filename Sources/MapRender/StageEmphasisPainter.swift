@@ -19,11 +19,9 @@ public struct StageEmphasisPainter: OverlayPainter, SceneLayer {
         guard let first = points.first else { return }
         let scale = context.frame.scale
         // A stage of one point still shows, as a dot: a zero-length segment with round caps.
-        let pixels = (points.count == 1 ? [first, first] : points).map { context.frame.pixel(for: $0) }
+        let lines = context.frame.drawnLines([points.count == 1 ? [first, first] : points])
         for (colour, width) in [(style.casing, style.width + 2 * style.casingWidth), (style.colour, style.width)] {
-            context.canvas.moveTo(pixels[0].x, pixels[0].y)
-            for pixel in pixels.dropFirst() { context.canvas.lineTo(pixel.x, pixel.y) }
-            context.canvas.strokePath(with: colour, width: width * scale, cap: .round, join: .round)
+            context.canvas.strokeLines(lines, with: colour, width: width * scale, cap: .round, join: .round)
         }
     }
 

@@ -32,18 +32,10 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
 
     public func draw(in context: DrawingContext) {
         let canvas = context.canvas, frame = context.frame, style = context.theme.transit, scale = frame.scale
-        func addPath(_ line: TransitMap.Line) {
-            let first = frame.pixel(for: line.path[0])
-            canvas.moveTo(first.x, first.y)
-            for coordinate in line.path.dropFirst() {
-                let point = frame.pixel(for: coordinate)
-                canvas.lineTo(point.x, point.y)
-            }
-        }
+        // A feed's shape may have any number of points: thinned and stroked as a route is.
         func stroke(_ lines: [TransitMap.Line], colour: (TransitMap.Line) -> Colour, width: Double) {
             for line in lines {
-                addPath(line)
-                canvas.strokePath(with: colour(line), width: width * scale, cap: .round, join: .round)
+                canvas.strokeLines(frame.drawnLines([line.path]), with: colour(line), width: width * scale, cap: .round, join: .round)
             }
         }
         let approach = map.lines.filter { $0.kind == .approach }, rides = map.lines.filter { $0.kind == .ride }

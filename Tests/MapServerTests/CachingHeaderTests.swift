@@ -10,28 +10,10 @@ import UpstreamSimulator
 @Suite struct CachingHeaderTests {
     static let tile = TileID.containing(Fixtures.cambridge, zoom: 16)
 
-    /// A server whose only style, "sim", fetches from a simulator answering with
-    /// `Cache-Control: max-age=600`.
-    private func withSimulatedUpstream(
-        memoryLifetime: TimeInterval = 60, _ body: (TestServer, UpstreamSimulator) async throws -> Void
-    ) async throws {
-        let upstream = try UpstreamSimulator()
-        defer { upstream.stop() }
-        upstream.serveFixtureTiles(headers: [("Cache-Control", "max-age=600")])
-        let catalog = try Fixtures.catalog(styleNamed: "sim", upstream: upstream.baseURL)
-        try await TestServer.with({
-            $0.catalog = catalog
-            $0.fetchPolicy = Fixtures.impatientFetching
-            $0.memoryLifetime = memoryLifetime
-        }) { server in
-            try await body(server, upstream)
-        }
-    }
-
     /// A tile held in memory is read from the cache again once `memoryLifetime` has passed, so
     /// a later answer's max-age is what is left of the tile's freshness, not what was left then.
     @Test func maxAgeCountsDownWithTheTilesFreshness() async throws {
-        try await withSimulatedUpstream(memoryLifetime: 1) { server, upstream in
+        try await TestServer.withSimulatedUpstream(memoryLifetime: 1) { server, upstream in
             let path = Fixtures.tilePath(CachingHeaderTests.tile, style: "sim")
             let first = try await server.get(path)
             let firstMaxAge = try #require(first.maxAge, "\(first)")
@@ -48,7 +30,7 @@ import UpstreamSimulator
     }
 
     @Test func fetchedTileHasStrongETagFreshnessAndLastModified() async throws {
-        try await withSimulatedUpstream { server, upstream in
+        try await TestServer.withSimulatedUpstream { server, upstream in
             let path = Fixtures.tilePath(CachingHeaderTests.tile, style: "sim")
             let first = try await server.get(path)
             #expect(first.status == 200, "\(first)")

@@ -142,13 +142,7 @@ enum HTTP {
     static func connectedSocket(port: Int, from source: String = "127.0.0.1") throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = inet_addr(source)
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
+        guard withIPv4Address(source, port: 0, { bind(socket, $0, $1) }) == 0 else {
             let error = errno
             close(socket)
             throw TestSetupError(description: "bind to \(source): errno \(error)")
@@ -157,19 +151,23 @@ enum HTTP {
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
+        guard withIPv4Address("127.0.0.1", port: port, { connect(socket, $0, $1) }) == 0 else {
             let error = errno
             close(socket)
             throw TestSetupError(description: "connect to 127.0.0.1:\(port): errno \(error)")
         }
         return socket
+    }
+
+    /// Calls `body` (bind, connect) with the IPv4 address `host`:`port` and its length.
+    private static func withIPv4Address(_ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     private static func exchange(port: Int, request: Data) throws -> [UInt8] {
@@ -289,6 +287,24 @@ final class TestServer: Sendable {
         } catch {
             await server.stop()
             throw error
+        }
+    }
+
+    /// Runs `body` with a server whose only style, "sim", fetches from a simulator answering
+    /// with `Cache-Control: max-age=600`, and keeps encoded tiles in memory for `memoryLifetime`.
+    static func withSimulatedUpstream(
+        memoryLifetime: TimeInterval = 60, _ body: (TestServer, UpstreamSimulator) async throws -> Void
+    ) async throws {
+        let upstream = try UpstreamSimulator()
+        defer { upstream.stop() }
+        upstream.serveFixtureTiles(headers: [("Cache-Control", "max-age=600")])
+        let catalog = try Fixtures.catalog(styleNamed: "sim", upstream: upstream.baseURL)
+        try await with({
+            $0.catalog = catalog
+            $0.fetchPolicy = Fixtures.impatientFetching
+            $0.memoryLifetime = memoryLifetime
+        }) { server in
+            try await body(server, upstream)
         }
     }
 

@@ -60,15 +60,7 @@ import UpstreamSimulator
 extension DamagedCachedTileTests {
     @Test("with an upstream, a damaged cached tile is fetched again and replaced")
     func damagedTileIsFetchedAgain() async throws {
-        let upstream = try UpstreamSimulator()
-        defer { upstream.stop() }
-        upstream.serveFixtureTiles(headers: [("Cache-Control", "max-age=600")])
-        let catalog = try Fixtures.catalog(styleNamed: "sim", upstream: upstream.baseURL)
-        try await TestServer.with({
-            $0.catalog = catalog
-            $0.fetchPolicy = Fixtures.impatientFetching
-            $0.memoryLifetime = 1
-        }) { server in
+        try await TestServer.withSimulatedUpstream(memoryLifetime: 1) { server, upstream in
             let path = Fixtures.tilePath(Self.tile, style: "sim")
             let first = try await server.get(path)
             #expect(first.status == 200 && first.header("X-MapFrame-Placeholder") == nil, "\(first)")

@@ -21,29 +21,20 @@ enum XMLAttributeBudget {
         let lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), equals = UInt8(ascii: "=")
         let doubleQuote = UInt8(ascii: "\""), singleQuote = UInt8(ascii: "'")
         var index = 0, total = 0
-        func skip(past terminator: String) {
-            let end = Array(terminator.utf8)
-            while index < bytes.count {
-                if bytes[index] == end[0], index + end.count <= bytes.count, bytes[index..<index + end.count].elementsEqual(end) {
-                    index += end.count
-                    return
-                }
-                index += 1
-            }
-        }
-        func startsWith(_ prefix: String) -> Bool {
-            let prefix = Array(prefix.utf8)
-            return index + prefix.count <= bytes.count && bytes[index..<index + prefix.count].elementsEqual(prefix)
+        func startsWith(_ prefix: [UInt8]) -> Bool {
+            index + prefix.count <= bytes.count && bytes[index..<index + prefix.count].elementsEqual(prefix)
         }
         while index < bytes.count {
             guard bytes[index] == lessThan else {
                 index += 1
                 continue
             }
-            if startsWith("<!--") { skip(past: "-->"); continue }
-            if startsWith("<![CDATA[") { skip(past: "]]>"); continue }
-            if startsWith("<?") { skip(past: "?>"); continue }
-            if startsWith("<!") || startsWith("</") { skip(past: ">"); continue }
+            if let skipped = skippedMarkup.first(where: { startsWith($0.opening) }) {
+                index += skipped.opening.count
+                while index < bytes.count, !startsWith(skipped.closing) { index += 1 }
+                index += skipped.closing.count
+                continue
+            }
             let nameStart = index + 1
             index += 1
             var count = 0, quote: UInt8?
@@ -65,6 +56,12 @@ enum XMLAttributeBudget {
             guard total <= perDocument else { throw .tooManyAttributes(element: nil, maximum: perDocument) }
         }
     }
+
+    /// Markup that holds no attributes, from its opening to its closing, in the order tried:
+    /// comments, CDATA sections, processing instructions, declarations and end tags.
+    private static let skippedMarkup: [(opening: [UInt8], closing: [UInt8])] = [
+        ("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">"), ("</", ">"),
+    ].map { (Array($0.utf8), Array($1.utf8)) }
 
     /// The element name that starts at `start`, for the error (at most 64 bytes of it).
     private static func name(at start: Int, in bytes: UnsafeRawBufferPointer) -> String {
