@@ -248,6 +248,24 @@ public final class FramePipeline: Sendable {
         await rendering.shutdown()
     }
 
+    /// Why each open cache that cannot be used now cannot; empty when all can.
+    public func unavailableCaches() async -> [Unavailability] {
+        var found: [Unavailability] = []
+        for store in await openStores() {
+            if let unavailable = await store.cacheUnavailability(), !found.contains(unavailable) { found.append(unavailable) }
+        }
+        return found
+    }
+
+    /// Opens the cache of each source whose cache file is there already, so that a server finds
+    /// one that is not an MBTiles file, or is cut short, as it starts, not at its first request.
+    public func openExistingCaches(of sources: [TileSource]) async throws {
+        for source in sources {
+            guard let path = configuration.cacheLocation.path(for: source.name), FileManager.default.fileExists(atPath: path) else { continue }
+            _ = try await store(for: source)
+        }
+    }
+
     private func openStores() async -> [TileStore] {
         var opened: [TileStore] = []
         for opening in stores.withLock({ Array($0.values) }) { if let store = try? await opening.value { opened.append(store) } }

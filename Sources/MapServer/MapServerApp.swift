@@ -19,6 +19,7 @@ public final class MapServerApp: Sendable {
     let configuration: MapServerConfiguration
     let tiles: TileService
     let routes: any RouteStore
+    let storageHealth: StorageHealth
     let writeAccess: WriteAccess
     let writeRateLimiter: ClientRateLimiter
     let publicURLs: PublicURLs
@@ -46,6 +47,8 @@ public final class MapServerApp: Sendable {
         writeRateLimiter = ClientRateLimiter(burst: configuration.writeRateLimit.burst, perMinute: configuration.writeRateLimit.perMinute)
         publicURLs = PublicURLs(configured: configuration.publicURL, listening: "\(configuration.host):\(configuration.port)")
         tiles = TileService(configuration: configuration)
+        storageHealth = StorageHealth(tiles: tiles, routes: routes, logger: configuration.logger, metrics: tiles.metrics)
+        try await tiles.openExistingCaches()
         viewer = ViewerAssets(leafletDirectory: configuration.leafletDirectory)
     }
 
@@ -63,7 +66,7 @@ public final class MapServerApp: Sendable {
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = configuration.logger
-        let flusher = PeriodicFlush(tiles: tiles)
+        let flusher = PeriodicFlush(tiles: tiles, storageHealth: storageHealth)
         let (tiles, counters, limits, requestLog) = (tiles, requestCounters, configuration.connectionLimits, requestLog)
         let openConnections = OpenConnections(limit: connectionCap(logger: logger))
         let app = Application(
@@ -119,8 +122,8 @@ public final class MapServerApp: Sendable {
         // Degraded still answers 200: tiles are served from memory and the upstream meanwhile.
         // The reason is a public one unless --health-details; the log has it in full.
         router.get("/healthz") { _, _ in
-            guard let reason = await self.tiles.cacheUnavailableReason() else { return JSONBody.response(["status": "ok"]) }
-            return JSONBody.response(["status": "degraded", "reason": self.configuration.healthDetails ? reason : TileService.publicUnavailableReason])
+            guard let reason = await self.storageHealth.unavailableReason() else { return JSONBody.response(["status": "ok"]) }
+            return JSONBody.response(["status": "degraded", "reason": self.configuration.healthDetails ? reason : StorageHealth.publicReason])
         }
         router.get("/metrics") { _, _ in self.metrics() }
 
@@ -262,16 +265,18 @@ public final class MapServerApp: Sendable {
     }
 }
 
-/// Writes the caches' last-use times and metadata every few seconds while the server runs.
+/// Writes the caches' last-use times and metadata every few seconds while the server runs, and
+/// looks at whether storage can be used, so that the log tells of a change within seconds.
 struct PeriodicFlush: Service {
     let tiles: TileService
+    let storageHealth: StorageHealth
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             // The wait ends at graceful shutdown, so that SIGTERM does not wait up to 5 s for it.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
             await tiles.flushStores()
-            _ = await tiles.cacheUnavailableReason()
+            _ = await storageHealth.unavailableReason()
         }
     }
 }

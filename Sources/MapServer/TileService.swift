@@ -24,9 +24,7 @@ final class TileService: Sendable {
     /// Encoded tiles ready to send, so that hot tiles never touch SQLite: 2048 of them, within
     /// 64 MiB, since a tile body may be up to 2 MB.
     private let encodedTiles = LRUCache<EncodedKey, EncodedEntry>(capacity: 2048, maxBytes: 64 << 20) { $0.image.body.readableBytes }
-    private let metrics: ServerMetrics
-    /// The cache's unavailability as last seen, so that the log says when it changes.
-    private let lastUnavailableReason = Mutex<String?>(nil)
+    let metrics: ServerMetrics
 
     private struct EncodedKey: Hashable, Sendable {
         var style: String
@@ -231,29 +229,15 @@ final class TileService: Sendable {
         try? await pipeline.flush()
     }
 
-    /// What `/healthz` says of an unavailable cache to anyone who asks: nothing of its address,
-    /// its queries or the server's internals.
-    static let publicUnavailableReason = "cache unavailable"
+    /// Why each open cache that cannot be used now cannot (`FramePipeline.unavailableCaches`).
+    func unavailableCaches() async -> [Unavailability] {
+        await pipeline.unavailableCaches()
+    }
 
-    /// Why the cache is unavailable now (a shared database that is down), in full, or nil when
-    /// it answers; also kept in the metrics, and written to the log when it changes.
-    func cacheUnavailableReason() async -> String? {
-        guard case .postgres(let address) = configuration.cacheLocation,
-              let database = try? await PostgresCacheDatabase.open(address) else { return nil }
-        let reason = await database.unavailableReason().map { "cache \(address) is unavailable: \($0)" }
-        metrics.cacheAvailable(reason == nil)
-        let previous = lastUnavailableReason.withLock { last in
-            defer { last = reason }
-            return last
-        }
-        if reason != previous {
-            if let reason {
-                configuration.logger.warning("\(reason)")
-            } else {
-                configuration.logger.warning("cache \(address) is available again")
-            }
-        }
-        return reason
+    /// Opens every cache file already there, so that one that is not an MBTiles file, or is cut
+    /// short, stops the server as it starts.
+    func openExistingCaches() async throws {
+        try await pipeline.openExistingCaches(of: Array(configuration.catalog.sources.values))
     }
 
     private static func maxAge(_ freshness: TileFreshness?) -> Int {

@@ -7,6 +7,8 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file is not an MBTiles file: not an SQLite database, or one without a `tiles` table
     /// or view. `reason` says what was found instead.
     case notMBTiles(path: String, reason: String)
+    /// SQLite found a damaged page, or a file cut short, while `operation` ran.
+    case damaged(path: String, operation: String, message: String)
     /// SQLite refused an operation; `failure` says whether reading or writing failed.
     case sqlite(path: String, operation: String, message: String, failure: SQLiteFailure = .read)
     /// A write was refused before SQLite was asked: the file was opened for reading only, or
@@ -37,7 +39,7 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
         case .readOnly, .unavailable: return true
-        case .missingFile, .notMBTiles, .unusableTile, .database: return false
+        case .missingFile, .notMBTiles, .damaged, .unusableTile, .database: return false
         }
     }
 
@@ -47,6 +49,8 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`)"
         case .notMBTiles(let path, let reason):
             return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
+        case .damaged(let path, let operation, let message):
+            return "cache: \(path) is damaged (\(operation) failed: \(message)); move it aside, or run `mapframe cache verify --delete-corrupt`"
         case .sqlite(let path, let operation, let message, .read):
             return "cache: \(path): \(operation) failed: \(message)"
         case .sqlite(let path, let operation, let message, .write):

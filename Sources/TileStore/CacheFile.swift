@@ -47,6 +47,27 @@ struct CacheFile {
     /// Whether the header says write-ahead-log mode (file format versions 2 and 2).
     var usesWriteAheadLog: Bool { isSQLite && header[18] == 2 && header[19] == 2 }
 
+    /// Why the file is cut short, when its header counts more pages than it holds: a file
+    /// truncated by hand, a copy broken off, a full disk. Only when no `-wal` file holds pages
+    /// yet to be written back, and only where the header's count is current (SQLite 3.7 on).
+    var truncation: String? {
+        guard isSQLite, !hasWriteAheadLogPages else { return nil }
+        func bigEndian(_ range: Range<Int>) -> Int { header[range].reduce(0) { $0 << 8 | Int($1) } }
+        let rawPageSize = bigEndian(16..<18)
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        let pageCount = bigEndian(28..<32)
+        guard pageCount > 0, bigEndian(24..<28) == bigEndian(92..<96),
+              let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int,
+              size < pageCount * pageSize
+        else { return nil }
+        return "it is cut short: its header counts \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes), but it holds \(size)"
+    }
+
+    /// Whether a `-wal` file with pages in it lies beside the file.
+    private var hasWriteAheadLogPages: Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? Int ?? 0) > 0
+    }
+
     /// Whether a `-wal` file lies beside the file: a connection has it open in WAL mode, or
     /// one left it there.
     var hasWriteAheadLogFile: Bool { FileManager.default.fileExists(atPath: path + "-wal") }

@@ -55,8 +55,18 @@ public enum CacheLocation: Sendable, Equatable {
         _ = try await onStorageThreads(cache: path) { () throws(CacheError) in try MBTilesCache(creatingIfNeeded: path) }
     }
 
-    /// A style's MBTiles file, opened as `openCache` says. Blocks.
+    /// A style's MBTiles file, opened as `openCache` says, once a quick look finds it whole: a
+    /// file cut short is refused. Pages damaged inside it show when they are read (the file is
+    /// then no longer used; see `SQLiteFileGuard`), and `mapframe cache verify` reads them all.
+    /// Blocks.
     private func openFile(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
+        if let path = path(for: style), let truncation = try CacheFile(path: path).truncation {
+            throw CacheError.damaged(path: path, operation: "open", message: truncation)
+        }
+        return try openFileUnchecked(for: style, readOnly: readOnly, createIfMissing: createIfMissing)
+    }
+
+    private func openFileUnchecked(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
         switch self {
         case .postgres:
             preconditionFailure("a database holds no files")

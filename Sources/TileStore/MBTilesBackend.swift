@@ -22,6 +22,16 @@ public final class MBTilesBackend: TileCacheBackend {
     public var kind: CacheBackendKind { .mbtiles }
     public var readOnlyReason: String? { file.readOnlyReason }
 
+    public func unavailability() async -> Unavailability? {
+        let reason: String?
+        do throws(CacheError) {
+            reason = try await withFile { file throws(CacheError) -> String? in file.faultReason() }
+        } catch {
+            reason = error.description
+        }
+        return reason.map { Unavailability(storage: "cache \(name)", reason: $0) }
+    }
+
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
         try await lookups.answer(tile) { tiles async throws(CacheError) in
             try await withFile { file throws(CacheError) in try file.lookup(tiles, at: now) }

@@ -84,6 +84,12 @@ public final class MBTilesCache: Sendable {
         return try connection.write(operation: operation, body)
     }
 
+    /// Why the file is no longer used, having looked at it now: damaged, removed or replaced
+    /// while open, or its `-shm` file unwritable (see `SQLiteFileGuard`). Nil while it is used.
+    public func faultReason() -> String? {
+        connection.faultReason()
+    }
+
     /// The connection statements go to now (`MBTilesConnection.currentDatabase`).
     var currentDatabase: ObjectIdentifier { connection.currentDatabase }
 

@@ -26,6 +26,8 @@ final class MBTilesConnection: Sendable {
         var database: any DatabaseWriter
         /// For a file read with `immutable=1`: the file as it was when opened.
         var fileState: FileState?
+        /// For any other: what stops the file being used once it cannot be trusted.
+        var fileGuard: SQLiteFileGuard?
     }
 
     init(_ file: CacheFile, writable: Bool, statementObserver: (@Sendable (String) -> Void)?) throws(CacheError) {
@@ -52,25 +54,54 @@ final class MBTilesConnection: Sendable {
                 let database: any DatabaseWriter = file.usesWriteAheadLog
                     ? try DatabasePool(path: path, configuration: configuration)
                     : try DatabaseQueue(path: path, configuration: configuration)
-                return Opened(database: database)
+                return Opened(database: database, fileGuard: SQLiteFileGuard(path: path))
             }
             if file.usesWriteAheadLog, !file.hasWriteAheadLogFile, let state = FileState(path: path) {
                 configuration.label = "immutable"
                 return Opened(database: try DatabaseQueue(path: uri(path, query: "immutable=1"), configuration: configuration), fileState: state)
             }
-            return Opened(database: try DatabasePool(path: path, configuration: configuration))
+            return Opened(database: try DatabasePool(path: path, configuration: configuration), fileGuard: SQLiteFileGuard(path: path))
         }
     }
 
     /// The connection to use now, opening a file read as immutable again if a writer has been at
     /// it: SQLite's cache of its pages may be out of date. A file opened again with a `-wal` file
     /// beside it is no longer read as immutable, and is not checked again.
-    private func database() throws(CacheError) -> any DatabaseWriter {
-        let (database, fileState) = opened.withLock { ($0.database, $0.fileState) }
-        guard let fileState, fileState != FileState(path: path) else { return database }
+    private func current() throws(CacheError) -> Opened {
+        let current = opened.withLock { $0 }
+        guard let fileState = current.fileState, fileState != FileState(path: path) else { return current }
         let reopened = try Self.open(try CacheFile(path: path), writable: false, statementObserver: statementObserver)
         opened.withLock { $0 = reopened }
-        return reopened.database
+        return reopened
+    }
+
+    /// Runs `operation` on the connection, once its file guard has looked at the file; a
+    /// damaged page found meanwhile stops the file being used.
+    private func using<T>(
+        _ operation: String, writing: Bool, _ body: (any DatabaseWriter) throws -> T
+    ) throws(CacheError) -> T {
+        let current = try current()
+        let database = current.database
+        guard let fileGuard = current.fileGuard else {
+            return try SQLiteFile.catching(path: path, operation: operation, writing: writing) { try body(database) }
+        }
+        try fileGuard.check(database)
+        return try fileGuard.watching(database) { () throws(CacheError) -> T in
+            try SQLiteFile.catching(path: path, operation: operation, writing: writing) { try body(database) }
+        }
+    }
+
+    /// Why the file is no longer used (damaged, removed, replaced, or its `-shm` file
+    /// unwritable), having looked at it now; nil while it is used.
+    func faultReason() -> String? {
+        let current = opened.withLock { $0 }
+        guard let fileGuard = current.fileGuard else { return nil }
+        do throws(CacheError) {
+            try fileGuard.check(current.database)
+            return nil
+        } catch {
+            return fileGuard.faultReason
+        }
     }
 
     /// The GRDB database statements go to now: a new one each time the file is opened again.
@@ -79,26 +110,22 @@ final class MBTilesConnection: Sendable {
     /// Runs `body` outside a transaction: each statement sees the file as it is then.
     func read<T>(operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         assertNotOnEventLoop("reading \(path)")
-        let database = try database()
-        return try SQLiteFile.catching(path: path, operation: operation) { try database.unsafeRead(body) }
+        return try using(operation, writing: false) { database in try database.unsafeRead(body) }
     }
 
     /// Runs `body` in one immediate write transaction.
     func write<T>(operation: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         assertNotOnEventLoop("writing \(path)")
-        let database = try database()
-        return try SQLiteFile.catching(path: path, operation: operation, writing: true) { try database.write(body) }
+        return try using(operation, writing: true) { database in try database.write(body) }
     }
 
     /// Applies the migrations the file lacks.
     func migrate() throws(CacheError) {
-        let database = try database()
-        try SQLiteFile.catching(path: path, operation: "make MapFrame's tables", writing: true) { try Self.migrator.migrate(database) }
+        try using("make MapFrame's tables", writing: true) { database in try Self.migrator.migrate(database) }
     }
 
     func vacuum() throws(CacheError) {
-        let database = try database()
-        try SQLiteFile.catching(path: path, operation: "vacuum", writing: true) { try database.vacuum() }
+        try using("vacuum", writing: true) { database in try database.vacuum() }
     }
 
     // MARK: - Creating

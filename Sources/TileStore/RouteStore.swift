@@ -81,6 +81,8 @@ public protocol RouteStore: Sendable {
     func page(limit: Int, after cursor: String?) async throws -> RoutePage
     /// Removes a route; false when there was none.
     func delete(id: String) async throws(CacheError) -> Bool
+    /// Why routes cannot be stored or read now, in full, or nil when they can.
+    func unavailability() async -> Unavailability?
 }
 
 extension RouteStore {
@@ -116,6 +118,7 @@ public final class SQLiteRouteStore: RouteStore {
     public let quota: RouteQuota
     private let path: String
     private let database: DatabasePool
+    private let fileGuard: SQLiteFileGuard
     /// Routes read or added lately. A route never changes once stored, so a server drawing its
     /// tiles need not read and unpack it from SQLite for every request.
     private let recent = LRUCache<String, StoredRoute>(capacity: 256)
@@ -128,6 +131,9 @@ public final class SQLiteRouteStore: RouteStore {
         self.quota = quota
         self.path = path
         let configuration = SQLiteFile.configuration(readOnly: false)
+        if let truncation = try CacheFile(path: path).truncation {
+            throw CacheError.damaged(path: path, operation: "open the route store", message: truncation)
+        }
         let (database, counted) = try SQLiteFile.catching(path: path, operation: "open the route store", writing: true) {
             let database = try DatabasePool(path: path, configuration: configuration)
             try Self.reclaimSpaceOnDelete(database)
@@ -138,6 +144,7 @@ public final class SQLiteRouteStore: RouteStore {
             return (database, counted)
         }
         self.database = database
+        fileGuard = SQLiteFileGuard(path: path)
         totals = Mutex(((counted?[0] as Int?) ?? 0, ((counted?[1] as Int?) ?? 0) / RouteCoding.bytesPerPoint))
     }
 
@@ -245,11 +252,33 @@ public final class SQLiteRouteStore: RouteStore {
         }
     }
 
-    /// Runs `body`, which works on the file, on the storage threads.
+    public func unavailability() async -> Unavailability? {
+        let (path, database, fileGuard) = (path, database, fileGuard)
+        let reason: String?
+        do throws(CacheError) {
+            reason = try await onStorageThreads(cache: path) { () throws(CacheError) -> String? in
+                do throws(CacheError) {
+                    try fileGuard.check(database)
+                    return nil
+                } catch {
+                    return fileGuard.faultReason
+                }
+            }
+        } catch {
+            reason = error.description
+        }
+        return reason.map { Unavailability(storage: "route store \(path)", reason: $0) }
+    }
+
+    /// Runs `body`, which works on the file, on the storage threads, once the file guard has
+    /// looked at the file.
     private func onStorage<T: Sendable>(_ operation: String, writing: Bool, _ body: @escaping @Sendable () throws -> T) async throws(CacheError) -> T {
-        let path = path
+        let (path, database, fileGuard) = (path, database, fileGuard)
         return try await onStorageThreads(cache: path) { () throws(CacheError) -> T in
-            try SQLiteFile.catching(path: path, operation: operation, writing: writing, body)
+            try fileGuard.check(database)
+            return try fileGuard.watching(database) { () throws(CacheError) in
+                try SQLiteFile.catching(path: path, operation: operation, writing: writing, body)
+            }
         }
     }
 }

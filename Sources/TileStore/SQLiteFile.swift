@@ -24,13 +24,15 @@ enum SQLiteFile {
         return configuration
     }
 
-    /// Runs `body`, turning SQLite's errors into `CacheError`s that say what failed and whether
-    /// reading or writing did (a full disk above all).
+    /// Runs `body`, turning SQLite's errors into `CacheError`s that say what failed: a damaged
+    /// file, or whether reading or writing did (a full disk above all).
     static func catching<T>(path: String, operation: String, writing: Bool = false, _ body: () throws -> T) throws(CacheError) -> T {
         do {
             return try body()
         } catch let error as CacheError {
             throw error
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw CacheError.damaged(path: path, operation: operation, message: error.message ?? "\(error.resultCode)")
         } catch let error as DatabaseError {
             let failure: CacheError.SQLiteFailure = error.resultCode == .SQLITE_FULL ? .diskFull : (writing ? .write : .read)
             throw CacheError.sqlite(path: path, operation: operation, message: error.message ?? "\(error.resultCode)", failure: failure)

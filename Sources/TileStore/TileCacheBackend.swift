@@ -16,6 +16,9 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     var kind: CacheBackendKind { get }
     /// Why nothing can be written, or nil when the cache can be written.
     var readOnlyReason: String? { get }
+    /// Why the cache cannot be used now, in full, or nil when it can: a shared database down; a
+    /// file damaged, removed or replaced.
+    func unavailability() async -> Unavailability?
 
     /// Everything the cache knows of a tile, in one round trip: its bytes and freshness, why
     /// bytes stored for it cannot be an image, and whether the upstream said lately it has none.
@@ -53,6 +56,21 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` with the
     /// tile when the cache holds it fresh at `now` by then (another fill stored it meanwhile).
     func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn
+}
+
+/// Storage that cannot be used now, and why, in full: for the log, and for `/healthz` only
+/// where operators alone reach it.
+public struct Unavailability: Sendable, Equatable, CustomStringConvertible {
+    /// What cannot be used: "cache PATH", "route store PATH", "cache postgres://…".
+    public var storage: String
+    public var reason: String
+
+    public init(storage: String, reason: String) {
+        self.storage = storage
+        self.reason = reason
+    }
+
+    public var description: String { "\(storage) is unavailable: \(reason)" }
 }
 
 /// The kinds of cache backend, as metrics and `/healthz` name them.

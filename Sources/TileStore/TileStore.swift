@@ -207,6 +207,11 @@ public final class TileStore: Sendable {
         return supplied
     }
 
+    /// Why the cache cannot be used now, or nil when it can (`TileCacheBackend.unavailability()`).
+    public func cacheUnavailability() async -> Unavailability? {
+        await cache.unavailability()
+    }
+
     /// Records that a tile was drawn from memory, without asking the cache: its use orders
     /// least-recently-used purging, and it counts as a cached tile.
     public func noteMemoryHit(_ id: TileID) {

@@ -125,6 +125,11 @@ public final class PostgresCacheDatabase: Sendable {
         }
     }
 
+    /// `unavailableReason()`, naming the database.
+    public func unavailability() async -> Unavailability? {
+        await unavailableReason().map { Unavailability(storage: "cache \(address)", reason: $0) }
+    }
+
     // MARK: - Statements
 
     /// Runs `body` with a connection from the pool, waiting for it and having it for at most

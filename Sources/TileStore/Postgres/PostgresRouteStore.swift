@@ -89,6 +89,10 @@ public final class PostgresRouteStore: RouteStore {
         }
     }
 
+    public func unavailability() async -> Unavailability? {
+        await database.unavailability()
+    }
+
     public func delete(id: String) async throws(CacheError) -> Bool {
         let deleted = try await database.run("delete route '\(id)'") { connection in
             var deleted = false

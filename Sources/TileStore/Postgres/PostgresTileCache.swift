@@ -34,6 +34,10 @@ public final class PostgresTileCache: TileCacheBackend {
     public var kind: CacheBackendKind { .postgres }
     public var readOnlyReason: String? { nil }
 
+    public func unavailability() async -> Unavailability? {
+        await database.unavailability()
+    }
+
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {
         let (database, style) = (database, style)
         return try await lookups.current.answer(tile) { tiles async throws(CacheError) -> [CacheLookup] in
