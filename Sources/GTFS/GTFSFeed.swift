@@ -7,9 +7,9 @@ import Synchronization
 /// shapes a journey needs.
 ///
 /// A zipped feed's files are extracted into a private temporary folder, removed when the feed is
-/// released. The files are taken not to change while the feed is open: trips already read are
-/// kept, and so are shapes (`RowMemory`), so a server drawing the same journeys again does not read
-/// them again.
+/// released, once the sizes the zip declares for them are within limits. The files are taken not
+/// to change while the feed is open: trips already read are kept, and so are shapes (`RowMemory`),
+/// so a server drawing the same journeys again does not read them again.
 public final class GTFSFeed: Sendable {
     /// The agencies, in the order of `agency.txt`.
     public let agencies: [GTFSAgency]

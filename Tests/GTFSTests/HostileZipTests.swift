@@ -4,7 +4,8 @@ import MapFrameTestSupport
 import Testing
 
 /// Zipped feeds that are damaged or built to do harm: paths that climb out of the extraction
-/// folder, more content than the limit, cut short, or not a zip at all.
+/// folder, more content than the limits, entries that expand past what they declare, cut short,
+/// or not a zip at all.
 @Suite("Hostile zipped feeds")
 struct HostileZipTests {
     static func entries(_ feed: TestGTFSFeed, inFolder folder: String = "") -> [(path: String, contents: Data)] {
@@ -21,26 +22,117 @@ struct HostileZipTests {
         }
     }
 
-    @Test("content past the limit is refused as it is written, whatever the entry declares")
-    func beyondTheLimit() throws {
+    /// Limits small enough for a test: 1 MiB for a table read whole; 2 MiB for one read a row at
+    /// a time, and for all the files together.
+    static let smallLimits = FeedLimits(wholeTableBytes: 1 << 20, extractedBytes: 2 << 20)
+
+    /// Extracts `zip` with `limits` into a new folder in `directory`: the error, and the size of
+    /// each file written into the folder by the time it came.
+    static func extraction(of zip: URL, in directory: URL, limits: FeedLimits) throws -> (error: String?, written: [String: Int]) {
+        let folder = directory.appendingPathComponent("extracted")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        var error: String?
+        do throws(GTFSError) {
+            try FeedArchive.extract(zip, into: folder, limits: limits)
+        } catch let refusal {
+            error = refusal.description
+        }
+        var written: [String: Int] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            written[name] = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int
+        }
+        return (error, written)
+    }
+
+    /// A twoLines feed whose `file` is `rows` copies of its own last row after its header: a few
+    /// megabytes that deflate to a few kilobytes.
+    static func padded(_ file: String, rows: Int) -> TestGTFSFeed {
+        var feed = TestGTFSFeed.twoLines
+        let lines = feed.files[file]!.split(separator: "\n")
+        feed.files[file] = lines[0] + "\n" + String(repeating: lines.last! + "\n", count: rows)
+        return feed
+    }
+
+    @Test("a stops.txt whose zip declares 307 MiB is refused before a byte is written")
+    func hugeStopsDeclared() throws {
+        try withTemporaryDirectory { directory in
+            let zip = directory.appendingPathComponent("feed.zip")
+            try TestGTFSFeed.twoLines.writeZip(to: zip)
+            var bytes = try Data(contentsOf: zip)
+            try Self.declareUncompressedSize(307 << 20, of: "stops.txt", in: &bytes)
+            try bytes.write(to: zip)
+            let extraction = try Self.extraction(of: zip, in: directory, limits: .standard)
+            #expect(extraction.error == "stops.txt: is 307 MiB uncompressed in \(zip.path); allowed up to 256 MiB")
+            #expect(extraction.written == [:])
+        }
+    }
+
+    @Test("a table read a row at a time declaring more than its limit is refused before a byte is written")
+    func streamedTableDeclared() throws {
         try withTemporaryDirectory { directory in
             // Ten megabytes of one repeated row compress to a few kilobytes.
-            var feed = TestGTFSFeed.twoLines
-            feed.files["stop_times.txt"]! += String(repeating: "T7-0830,8:45:00,8:45:00,S6,7\n", count: 360_000)
+            let feed = Self.padded("stop_times.txt", rows: 360_000)
             let zip = directory.appendingPathComponent("feed.zip")
             try feed.writeZip(to: zip)
             let zipSize = try FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? Int
             #expect((zipSize ?? .max) < 100_000)
-            let limits = FeedLimits(wholeTableBytes: 1 << 20, extractedBytes: 1 << 20)
-            let error = #expect(throws: GTFSError.self) { try GTFSFeed.open(at: zip, limits: limits) }
-            #expect(error?.description == "\(zip.path): expands to more than 1 MiB at \"stop_times.txt\"; allowed up to 1 MiB uncompressed in all")
+            let size = feed.files["stop_times.txt"]!.utf8.count
+            let extraction = try Self.extraction(of: zip, in: directory, limits: Self.smallLimits)
+            #expect(extraction.error == "stop_times.txt: is \(size) bytes uncompressed in \(zip.path); allowed up to 2 MiB")
+            #expect(extraction.written == [:])
+        }
+    }
 
-            // The same entry declaring 100 bytes in its local and central headers.
-            var lying = try Data(contentsOf: zip)
-            try Self.declareUncompressedSize(100, of: "stop_times.txt", in: &lying)
-            try lying.write(to: zip)
-            let lyingError = #expect(throws: GTFSError.self) { try GTFSFeed.open(at: zip, limits: limits) }
-            #expect(lyingError == error)
+    @Test("feed files declaring more than the limit in all are refused before a byte is written")
+    func declaredInAll() throws {
+        try withTemporaryDirectory { directory in
+            let zip = directory.appendingPathComponent("feed.zip")
+            try TestGTFSFeed.twoLines.writeZip(to: zip)
+            var bytes = try Data(contentsOf: zip)
+            // Each within its own limit (2 MiB), together over the limit in all (2 MiB).
+            try Self.declareUncompressedSize(1 << 20, of: "shapes.txt", in: &bytes)
+            try Self.declareUncompressedSize(1 << 20, of: "stop_times.txt", in: &bytes)
+            try bytes.write(to: zip)
+            // Entries are summed in the zip's order: agency.txt, routes.txt, shapes.txt, stop_times.txt.
+            let files = TestGTFSFeed.twoLines.files
+            let total = files["agency.txt"]!.utf8.count + files["routes.txt"]!.utf8.count + (2 << 20)
+            let extraction = try Self.extraction(of: zip, in: directory, limits: Self.smallLimits)
+            #expect(extraction.error == "\(zip.path): its feed files are at least \(total) bytes uncompressed in all; allowed up to 2 MiB")
+            #expect(extraction.written == [:])
+        }
+    }
+
+    @Test("an entry expanding past the size it declares is refused there", arguments: ["stops.txt", "stop_times.txt"])
+    func lyingEntry(_ file: String) throws {
+        try withTemporaryDirectory { directory in
+            // Four megabytes, over every limit, declaring 100 bytes.
+            let zip = directory.appendingPathComponent("feed.zip")
+            try Self.padded(file, rows: 150_000).writeZip(to: zip)
+            var bytes = try Data(contentsOf: zip)
+            try Self.declareUncompressedSize(100, of: file, in: &bytes)
+            try bytes.write(to: zip)
+            let extraction = try Self.extraction(of: zip, in: directory, limits: Self.smallLimits)
+            #expect(extraction.error == "\(zip.path): the entry \"\(file)\" expands past the 100 bytes it declares; allowed no more than it declares")
+            #expect((extraction.written[file] ?? 0) <= 100)
+            #expect(extraction.written.values.reduce(0, +) < 10_000)
+        }
+    }
+
+    @Test("a zip within its limits to the byte is read; one byte less in all is refused")
+    func withinTheLimits() throws {
+        try withTemporaryDirectory { directory in
+            let zip = directory.appendingPathComponent("feed.zip")
+            let feed = TestGTFSFeed.twoLines
+            try feed.writeZip(to: zip)
+            let sizes = FeedFile.allCases.map { (file: $0, bytes: feed.files[$0.rawValue]!.utf8.count) }
+            let largestWhole = sizes.filter(\.file.isReadWhole).map(\.bytes).max()!
+            let total = sizes.map(\.bytes).reduce(0, +)
+            let opened = try GTFSFeed.open(at: zip, limits: FeedLimits(wholeTableBytes: largestWhole, extractedBytes: total))
+            #expect(try opened.stopTimes(ofTrips: ["T7-0830"]).count == 1)
+            let error = #expect(throws: GTFSError.self) {
+                try GTFSFeed.open(at: zip, limits: FeedLimits(wholeTableBytes: largestWhole, extractedBytes: total - 1))
+            }
+            #expect(error?.description == "\(zip.path): its feed files are at least \(total) bytes uncompressed in all; allowed up to \(total - 1) bytes")
         }
     }
 

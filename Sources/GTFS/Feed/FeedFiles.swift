@@ -22,7 +22,7 @@ struct FeedFiles: Sendable {
             extracted = nil
         } else {
             let extracted = try ExtractedFolder()
-            try FeedArchive.extract(url, into: extracted.url, byteLimit: limits.extractedBytes)
+            try FeedArchive.extract(url, into: extracted.url, limits: limits)
             folder = extracted.url
             self.extracted = extracted
         }
