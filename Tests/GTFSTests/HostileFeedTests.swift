@@ -191,7 +191,25 @@ struct HostileFeedTests {
             let error = #expect(throws: GTFSError.self) {
                 try GTFSFeed.open(at: directory, limits: FeedLimits(wholeTableBytes: 64, extractedBytes: 1 << 20))
             }
-            #expect(error?.description == "agency.txt: is larger than 64 bytes; allowed up to 64 bytes")
+            #expect(error?.description == "agency.txt: is \(sizes[FeedFile.allCases.firstIndex(of: .agency)!]) bytes; allowed up to 64 bytes")
+        }
+    }
+
+    @Test("a stops.txt over its limit is refused by its size, before a row of it is read")
+    func wholeTableRefusedUnread() throws {
+        try withTemporaryDirectory { directory in
+            // A bad second row, which reading the file would find first, then 2 MiB of rows.
+            var feed = TestGTFSFeed.twoLines
+            let stops = feed.files["stops.txt"]!
+            let header = stops.prefix { $0 != "\n" }
+            feed.files["stops.txt"] = header + "\nS1,Järntorget,north,11.95270\n" + String(repeating: "S2,Vasaplatsen,57.69940,11.97060\n", count: 70_000)
+            try feed.write(to: directory)
+            let size = feed.files["stops.txt"]!.utf8.count
+            #expect(size > 2 << 20)
+            let error = #expect(throws: GTFSError.self) {
+                try GTFSFeed.open(at: directory, limits: FeedLimits(wholeTableBytes: 1 << 20, extractedBytes: 4 << 20))
+            }
+            #expect(error?.description == "stops.txt: is \(size) bytes; allowed up to 1 MiB")
         }
     }
 }

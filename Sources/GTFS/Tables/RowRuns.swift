@@ -50,8 +50,12 @@ struct RowRuns {
         }
     }
 
-    /// Opens `url`, named `file` in errors; `byteLimit` bounds what a table read whole may hold.
+    /// Opens `url`, named `file` in errors; `byteLimit` bounds what a table read whole may hold,
+    /// checked against the file's size before any of it is read, and counted again as it is read.
     init(url: URL, file: String, byteLimit: Int?) throws(GTFSError) {
+        if let byteLimit, let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size > byteLimit {
+            throw GTFSError(file: file, message: "is \(FeedLimits.describe(size)); allowed up to \(FeedLimits.describe(byteLimit))")
+        }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw GTFSError(file: file, message: "cannot be opened for reading")
         }
