@@ -102,9 +102,12 @@ public final class MBTilesBackend: TileCacheBackend {
     }
 
     /// Runs `body`, which blocks on the file, on the storage threads: every call here does, and
-    /// so do the maintenance commands' own.
+    /// so do the maintenance commands' own. A damaged page found meanwhile stops the file being
+    /// used (see `SQLiteFileGuard`).
     public func withFile<T: Sendable>(_ body: @escaping @Sendable (MBTilesCache) throws(CacheError) -> T) async throws(CacheError) -> T {
         let file = file
-        return try await onStorageThreads(cache: file.path) { () throws(CacheError) in try body(file) }
+        return try await onStorageThreads(cache: file.path) { () throws(CacheError) in
+            try file.givingUpOnDamage { () throws(CacheError) in try body(file) }
+        }
     }
 }

@@ -90,6 +90,12 @@ public final class MBTilesCache: Sendable {
         connection.faultReason()
     }
 
+    /// Runs `body`, giving the file up for good when it fails on a damaged page, so that a
+    /// server answers from memory and the upstream (`MBTilesConnection.givingUpOnDamage`).
+    func givingUpOnDamage<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+        try connection.givingUpOnDamage(body)
+    }
+
     /// The connection statements go to now (`MBTilesConnection.currentDatabase`).
     var currentDatabase: ObjectIdentifier { connection.currentDatabase }
 

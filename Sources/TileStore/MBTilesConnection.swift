@@ -75,20 +75,22 @@ final class MBTilesConnection: Sendable {
         return reopened
     }
 
-    /// Runs `operation` on the connection, once its file guard has looked at the file; a
-    /// damaged page found meanwhile stops the file being used.
+    /// Runs `operation` on the connection, once its file guard has looked at the file.
     private func using<T>(
         _ operation: String, writing: Bool, _ body: (any DatabaseWriter) throws -> T
     ) throws(CacheError) -> T {
         let current = try current()
-        let database = current.database
-        guard let fileGuard = current.fileGuard else {
-            return try SQLiteFile.catching(path: path, operation: operation, writing: writing) { try body(database) }
-        }
-        try fileGuard.check(database)
-        return try fileGuard.watching(database) { () throws(CacheError) -> T in
-            try SQLiteFile.catching(path: path, operation: operation, writing: writing) { try body(database) }
-        }
+        try current.fileGuard?.check(current.database)
+        return try SQLiteFile.catching(path: path, operation: operation, writing: writing) { try body(current.database) }
+    }
+
+    /// Runs `body`, giving the file up for good when it fails on a damaged page
+    /// (`SQLiteFileGuard.watching`): for a server, which has the upstream to fall back on. A
+    /// maintenance command reads on past the damage instead.
+    func givingUpOnDamage<T>(_ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+        let current = opened.withLock { $0 }
+        guard let fileGuard = current.fileGuard else { return try body() }
+        return try fileGuard.watching(current.database, body)
     }
 
     /// Why the file is no longer used (damaged, removed, replaced, or its `-shm` file
