@@ -119,9 +119,11 @@ public final class FramePipeline: Sendable {
     /// Draws `scene` and turns it into `output`, having its tiles first. `geometry` is the map
     /// panel's, when the caller has worked it out already (`FrameRenderer.geometry`); a map tile
     /// is a frame whose top-left corner is the tile's corner.
-    /// Throws `BlockingWorkRefused` when too many frames are waiting to be drawn.
+    /// Throws `BlockingWorkRefused` when too many frames are waiting to be drawn, and
+    /// `RenderStopped` when `cutoff` stopped the drawing (a render whose client has gone is not
+    /// started at all).
     public func render<Output>(
-        _ scene: Scene, geometry: FrameGeometry? = nil, as output: FrameOutput<Output>
+        _ scene: Scene, geometry: FrameGeometry? = nil, as output: FrameOutput<Output>, cutoff: RenderCutoff? = nil
     ) async throws -> Frame<Output> {
         let source = try source(of: scene)
         let store = try await store(for: source)
@@ -130,10 +132,12 @@ public final class FramePipeline: Sendable {
         let (renderers, decodedTiles) = (renderers, decodedTiles)
         let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
             assertNotOnEventLoop("drawing a frame")
+            if let cutoff, cutoff.isAbandoned() { throw RenderStopped.abandoned }
             let started = ContinuousClock.now
             let tiles = had.decoded(into: decodedTiles, source: source)
             return try renderers.withRenderer { renderer in
-                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: tiles)
+                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: cutoff)
+                if let stopped = frame.stopped { throw stopped }
                 return (try output.make(frame), frame.tileCount, frame.missingTiles, ContinuousClock.now - started)
             }
         }

@@ -13,6 +13,10 @@ public final class Canvas {
     public let height: Int
     let surface: OpaquePointer
     let context: OpaquePointer
+    /// When drawing on this canvas gives up (`RenderCutoff`), once its render has started.
+    var cutoff: RenderCutoff.Started?
+    /// Why drawing gave up, once it has: what is drawn after that is incomplete.
+    private(set) var stopped: RenderStopped?
 
     /// A transparent canvas of `width` x `height` pixels.
     public convenience init(width: Int, height: Int) {
@@ -204,9 +208,11 @@ public final class Canvas {
         }
         cairo_push_group(context)
         let opaque = Colour(red: colour.red, green: colour.green, blue: colour.blue, alpha: 1)
-        for line in lines {
+        drawing: for line in lines {
             var start = line.startIndex
             repeat {
+                if stopped == nil { stopped = cutoff?.reason() }
+                guard stopped == nil else { break drawing }
                 let end = min(start + Self.strokeChunkSegments, line.endIndex - 1)
                 addLine(line[max(line.startIndex, start - 1)...end])
                 strokePath(with: opaque, width: width, cap: cap, join: join)

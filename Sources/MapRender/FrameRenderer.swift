@@ -11,6 +11,8 @@ public struct RenderedFrame {
     public let tileCount: Int
     /// Tiles drawn as grey because they were not available.
     public let missingTiles: [MissingTile]
+    /// Why drawing gave up part way (`RenderCutoff`), leaving the frame incomplete; nil when whole.
+    public var stopped: RenderStopped? = nil
 }
 
 /// Composites scenes into frames: tiles, then each of the scene's layers in order, in the
@@ -43,12 +45,14 @@ public final class FrameRenderer {
     /// Renders `scene` with its map panel over `geometry`, which a caller that fetched the
     /// panel's tiles first has already worked out (`geometry(for:source:)`); a map tile is a
     /// frame whose top-left corner is the tile's corner.
+    /// With a `cutoff`, drawing gives up once it has taken too long or nobody waits for it, and
+    /// the frame says so (`RenderedFrame.stopped`).
     public func render(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, cutoff: RenderCutoff? = nil
     ) -> RenderedFrame {
-        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles)
+        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles, cutoff: cutoff)
         let screenPainters = scene.screenLayers.map { $0.painter(for: source) }
-        guard scene.chrome != nil || !screenPainters.isEmpty else { return panel }
+        guard scene.chrome != nil || !screenPainters.isEmpty, panel.stopped == nil else { return panel }
         let frame = FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport)
         let canvas: Canvas
         if let chrome = scene.chrome {
@@ -89,15 +93,18 @@ public final class FrameRenderer {
 
     /// The map panel alone: tiles, then the overlays.
     private func renderPanel(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding
+        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, cutoff: RenderCutoff?
     ) -> RenderedFrame {
         let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
+        canvas.cutoff = cutoff?.started()
         let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites)
         let basemap = BasemapPainter(tiles: tiles, grid: source.tileGrid)
         basemap.draw(in: context)
-        for painter in overlays { painter.draw(in: context) }
-        return RenderedFrame(canvas: canvas, geometry: geometry, tileCount: basemap.tileCount, missingTiles: basemap.missingTiles)
+        for painter in overlays where canvas.stopped == nil { painter.draw(in: context) }
+        return RenderedFrame(
+            canvas: canvas, geometry: geometry, tileCount: basemap.tileCount, missingTiles: basemap.missingTiles, stopped: canvas.stopped
+        )
     }
 
     /// The camera a scene asks for; a fitted camera shows every overlay's fit items.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MapRender
 import NIOHTTP1
 
 /// A request the server will not or cannot answer, with the status and the message for the
@@ -16,6 +17,15 @@ struct HTTPProblem: Error {
     static let overloaded = HTTPProblem(
         status: .serviceUnavailable, message: "the renderer is busy; try again shortly", headers: [.retryAfter: "1"]
     )
+
+    /// A frame whose drawing stopped part way (`RenderCutoff`): too costly to draw in the time a
+    /// frame may take, or no longer waited for.
+    static func renderStopped(_ stopped: RenderStopped) -> HTTPProblem {
+        HTTPProblem(
+            status: .serviceUnavailable, message: "\(stopped); draw a smaller frame or fewer points",
+            headers: [.retryAfter: String(TileService.maximumDrawing.components.seconds)]
+        )
+    }
 
     /// A request the decoder could not read. Each is the client's mistake, so each is a 4xx.
     static func malformedRequest(_ error: HTTPParserError, inChunkedBody: Bool) -> HTTPProblem {

@@ -7,9 +7,12 @@ struct MapRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's IP address, or "unknown" for a connection without one.
     let clientAddress: String
+    /// Whether the client is still there to be answered.
+    let clientPresence: ClientPresence?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        clientPresence = ClientPresence.of(source.channel)
     }
 }

@@ -1,5 +1,6 @@
 import BlockingWork
 import Hummingbird
+import MapRender
 import Logging
 
 /// Gives every answer `Access-Control-Allow-Origin: *` and turns every error into a JSON body
@@ -17,6 +18,8 @@ struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = HTTPProblem(status: error.status, message: error.status.reasonPhrase).response
         } catch is BlockingWorkRefused {
             response = HTTPProblem.overloaded.response
+        } catch let stopped as RenderStopped {
+            response = HTTPProblem.renderStopped(stopped).response
         } catch {
             context.logger.error("request failed: \(error)")
             response = HTTPProblem(status: .internalServerError, message: "internal error").response

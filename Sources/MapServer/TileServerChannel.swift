@@ -27,6 +27,7 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ClientPresence.Watcher())
             // Pipelining is left to NIOAsyncChannel and errors to the application, as Hummingbird does.
             try pipeline.addHandler(HTTPResponseEncoder())
             guard openConnections.admit(channel, logger: logger) else {

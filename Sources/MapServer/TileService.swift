@@ -206,9 +206,16 @@ final class TileService: Sendable {
         return image
     }
 
-    /// Renders through the pipeline, timing the drawing and encoding for the metrics.
+    /// The longest a frame or composited tile may draw. Past it the drawing stops and the answer
+    /// is 503 with `Retry-After`; an ordinary frame draws in well under a second.
+    static let maximumDrawing = Duration.seconds(5)
+
+    /// Renders through the pipeline, timing the drawing and encoding for the metrics. The drawing
+    /// stops past `maximumDrawing`, or once the request's client has gone (`ClientPresence`).
     private func timedRender(_ scene: Scene, geometry: FrameGeometry?) async throws -> Frame<Data> {
-        let frame = try await pipeline.render(scene, geometry: geometry, as: .png)
+        let presence = ClientPresence.current
+        let cutoff = RenderCutoff(maximum: Self.maximumDrawing) { presence?.isGone ?? false }
+        let frame = try await pipeline.render(scene, geometry: geometry, as: .png, cutoff: cutoff)
         metrics.renderDuration(frame.renderDuration)
         return frame
     }

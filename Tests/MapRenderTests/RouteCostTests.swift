@@ -42,6 +42,25 @@ struct RouteCostTests {
         #expect(middle != Background.white)
     }
 
+    @Test("a render past its cutoff's maximum, or no longer waited for, stops part way and says why")
+    func cutoff() throws {
+        let scene = fixedScene(zoom: 13, route: Self.zigZag(RouteLine.maximumPoints))
+        let source = try style(scene.style)
+        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        let tiles = SolidTiles(Background.white)
+        let started = ContinuousClock.now
+        let late = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .zero))
+        let stoppedAfter = ContinuousClock.now - started
+        #expect(late.stopped == .tookTooLong(.zero))
+        let whole = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)))
+        #expect(whole.stopped == nil)
+        let abandoned = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)) { true })
+        #expect(abandoned.stopped == .abandoned)
+        // It stops at its first look, long before the zig-zag is drawn.
+        let drawing = ContinuousClock.now - started - stoppedAfter
+        #expect(stoppedAfter < drawing / 4, "stopped after \(stoppedAfter); the whole zig-zag and the abandoned one took \(drawing)")
+    }
+
     @Test("lines are cut where they leave the frame by more than they reach, and thinned below a quarter pixel")
     func visibleLines() {
         let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 16), viewport: Viewport(width: 320, height: 480, scale: 1))

@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import MapServer
 import MapFrameTestSupport
 import Testing
 
@@ -17,6 +18,23 @@ struct FairTurnsTests {
         }
         return Data("""
             {"size": {"width": 320, "height": 480}, "scale": 1, "style": "osm",
+             "camera": {"center": {"lat": 52.205, "lon": 0.135}, "zoom": 13},
+             "route": {"coordinates": [\(points.joined(separator: ","))]}}
+            """.utf8)
+    }()
+
+    /// A scene whose route is the most points a route may have, scattered over the frame at
+    /// random and drawn at scale 2 in high contrast: long segments drawn over each other, which
+    /// take Cairo seconds to fill, whatever the points are thinned to.
+    static let scribbleScene: Data = {
+        var state: UInt64 = 2_010
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let points = (0..<100_000).map { _ in "[\(0.1 + 0.07 * next()), \(52.185 + 0.04 * next())]" }
+        return Data("""
+            {"size": {"width": 320, "height": 480}, "scale": 2, "style": "osm", "theme": "high-contrast",
              "camera": {"center": {"lat": 52.205, "lon": 0.135}, "zoom": 13},
              "route": {"coordinates": [\(points.joined(separator: ","))]}}
             """.utf8)
@@ -64,6 +82,27 @@ struct FairTurnsTests {
         #expect(flood.filter { $0 }.count == 3, "\(flood)")
         #expect(try await other.value)
         await pool.shutdown()
+    }
+
+    @Test("a frame whose client hangs up stops drawing: the only render thread is free for the next frame")
+    func aFrameNobodyWaitsForStops() async throws {
+        try await TestServer.with(fixtures: true, { $0.renderThreads = 1 }) { server in
+            let port = server.port
+            let body = Self.scribbleScene
+            try await onThread {
+                let connection = try RawConnection(port: port, from: "127.0.0.2")
+                connection.send("POST /frame HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+                connection.send(Array(body))
+                // Long enough for the body to be read and the drawing to start; then it hangs up.
+                Thread.sleep(forTimeInterval: 5)
+            }
+            let started = ContinuousClock.now
+            let ordinary = try await server.get("/frame.png?style=osm&lat=52.2065&lon=0.135&zoom=15&width=64&height=64&scale=1")
+            let elapsed = ContinuousClock.now - started
+            #expect(ordinary.status == 200, "\(ordinary)")
+            // Drawn to the end, or to the 5 s a frame may draw, the zig-zag would hold the thread for seconds.
+            #expect(elapsed < .seconds(1.5), "the ordinary frame took \(elapsed)")
+        }
     }
 
     @Test("20 zig-zag frames posted from one client: another client's frame is answered within 1 s")
