@@ -491,10 +491,19 @@ public final class MBTilesCache: Sendable {
     /// SQL that is true for a row at a real tile's address (`TileID.isValid`): zoom 0 to
     /// `TileID.maxZoom`, column and row inside the world at that zoom. Another tool's file may
     /// hold anything there.
-    static let validTileAddress = """
-        zoom_level BETWEEN 0 AND \(TileID.maxZoom) AND tile_column BETWEEN 0 AND (1 << zoom_level) - 1
-        AND tile_row BETWEEN 0 AND (1 << zoom_level) - 1
-        """
+    static let validTileAddress = validTileAddress(columnsPrefixedWith: "")
+
+    /// `validTileAddress` as a filter alone: each column behind a unary plus, which keeps SQLite
+    /// from reading its zoom range through an index in place of the range a query seeks.
+    static let validTileAddressFilter = validTileAddress(columnsPrefixedWith: "+")
+
+    private static func validTileAddress(columnsPrefixedWith prefix: String) -> String {
+        let (zoom, column, row) = (prefix + "zoom_level", prefix + "tile_column", prefix + "tile_row")
+        return """
+            \(zoom) BETWEEN 0 AND \(TileID.maxZoom) AND \(column) BETWEEN 0 AND (1 << \(zoom)) - 1
+            AND \(row) BETWEEN 0 AND (1 << \(zoom)) - 1
+            """
+    }
 
     /// SQLite's own check of the file; "ok" when it is sound.
     public func integrityCheck() throws(CacheError) -> String {
