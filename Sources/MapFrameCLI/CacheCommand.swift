@@ -115,11 +115,16 @@ struct CacheCommand: AsyncParsableCommand {
             discussion: """
                 A tile is corrupt when its tile_data is not image bytes (text, a number, NULL, or more than \
                 \(MBTilesCache.maxTileBytes) bytes), when it does not decode, or when it is not \(TileSource.standardTileSize) \
-                pixels square (or twice that, for retina tiles). Without --delete-corrupt nothing is written to the file. \
-                Exits 1 when a problem is found, unless --delete-corrupt removed every corrupt tile.
+                pixels square (or twice that, for retina tiles). In a damaged file, a tile is corrupt too when its row or \
+                bytes are on a page SQLite cannot read, or when the index does not lead to it: verify reads past damaged \
+                pages, names each such tile it can find through the table, its index or MapFrame's freshness records, and \
+                says which stretches of the table could not be read. Without --delete-corrupt nothing is written to the file. \
+                With it, each corrupt tile is deleted, and in a file that is not sound every index is rebuilt (REINDEX) and \
+                the file checked again; a row on a damaged page cannot be deleted, nor a damaged index rebuilt, and verify \
+                says so. Exits 1 when a problem is found, unless --delete-corrupt mended every one.
                 """
         )
-        @Flag(name: .customLong("delete-corrupt"), help: "Delete corrupt tiles.")
+        @Flag(name: .customLong("delete-corrupt"), help: "Delete corrupt tiles, and rebuild the indexes of a file that is not sound.")
         var deleteCorrupt = false
         @OptionGroup var target: Target
 
@@ -127,11 +132,10 @@ struct CacheCommand: AsyncParsableCommand {
             var problems = 0
             let decoder = TileDecoder(tileSize: TileSource.standardTileSize)
             for cache in try target.files(readOnly: !deleteCorrupt, command: "verify") {
-                let integrity = try cache.integrityCheck()
-                let corrupt = try cache.corruptTiles(checkingWith: decoder, delete: deleteCorrupt)
-                print("\(cache.path): integrity \(integrity); \(corrupt.count) corrupt tiles\(deleteCorrupt && !corrupt.isEmpty ? " (deleted)" : "")")
-                for found in corrupt.prefix(20) { print("  \(found.tile): \(found.reason)") }
-                if integrity != "ok" || (!corrupt.isEmpty && !deleteCorrupt) { problems += 1 }
+                let survey = try cache.survey(checkingWith: decoder)
+                let mending = deleteCorrupt && !survey.isClean ? try cache.mend(survey) : nil
+                print(VerifyReport(path: cache.path, survey: survey, mending: mending).lines.joined(separator: "\n"))
+                if !(mending?.isComplete ?? survey.isClean) { problems += 1 }
             }
             if problems > 0 { throw ExitCode.failure }
         }

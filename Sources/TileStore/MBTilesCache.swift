@@ -437,36 +437,6 @@ public final class MBTilesCache: Sendable {
         }
     }
 
-    /// Tiles that cannot be drawn: a `tile_data` that cannot be an image (text, NULL, a
-    /// number, too large), or bytes that `decoder` refuses (not an image, or an image of a size
-    /// no tile has). Rows at no tile's address are never drawn, and not looked at. With
-    /// `delete`, the tiles found are removed.
-    public func corruptTiles(checkingWith decoder: TileDecoder, delete: Bool) throws(CacheError) -> [CorruptTile] {
-        let corrupt = try read("check every tile") { db in
-            var corrupt: [CorruptTile] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT zoom_level, tile_column, tile_row, typeof(tile_data), length(tile_data),
-                       CASE WHEN \(Self.usableTileData("tile_data")) THEN tile_data END
-                FROM tiles WHERE \(Self.validTileAddress)
-                """)
-            while let row = try rows.next() {
-                let tile = TileID(z: row[0], x: row[1], tmsRow: row[2])
-                if let reason = Self.unusableReason(type: row[3], length: row[4] ?? 0) {
-                    corrupt.append(CorruptTile(tile: tile, reason: reason))
-                    continue
-                }
-                do throws(TileImageError) {
-                    _ = try decoder.decode(row[5] ?? Data())
-                } catch {
-                    corrupt.append(CorruptTile(tile: tile, reason: error.description))
-                }
-            }
-            return corrupt
-        }
-        if delete { for found in corrupt { try self.delete(found.tile) } }
-        return corrupt
-    }
-
     /// Up to `limit` usable tiles at real addresses, with their freshness, in (zoom, column, TMS
     /// row) order after `after`.
     public func tiles(after: TileID?, limit: Int) throws(CacheError) -> [StoredTileRecord] {
@@ -503,11 +473,6 @@ public final class MBTilesCache: Sendable {
             \(zoom) BETWEEN 0 AND \(TileID.maxZoom) AND \(column) BETWEEN 0 AND (1 << \(zoom)) - 1
             AND \(row) BETWEEN 0 AND (1 << \(zoom)) - 1
             """
-    }
-
-    /// SQLite's own check of the file; "ok" when it is sound.
-    public func integrityCheck() throws(CacheError) -> String {
-        try read("check the file's integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
     /// Rewrites the file to return the space of deleted tiles.
@@ -553,12 +518,6 @@ public final class MBTilesCache: Sendable {
         let southEast = TileID(z: zoom, x: east, tmsRow: south).bounds
         return GeoBounds(south: southEast.south, west: northWest.west, north: northWest.north, east: southEast.east)
     }
-}
-
-/// A stored tile that cannot be drawn, and why.
-public struct CorruptTile: Hashable, Sendable {
-    public let tile: TileID
-    public let reason: String
 }
 
 /// Whether a file's freshness tables are there, as last seen, and when their absence was seen.

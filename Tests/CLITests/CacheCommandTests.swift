@@ -58,15 +58,7 @@ struct CacheCommandTests {
             #expect(sound.standardOutput.contains("integrity ok; 0 corrupt tiles"), "\(sound)")
 
             let victim = try #require(Self.area.tiles.sorted().first)
-            let corrupt = try runPython("""
-                import os, sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                           (os.urandom(300), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
-                db.commit()
-                print(db.total_changes)
-                """, [cache, String(victim.z), String(victim.x), String(victim.tmsRow)])
-            try #require(corrupt.status == 0 && corrupt.standardOutput.hasPrefix("1"), "could not corrupt the tile: \(corrupt)")
+            try Self.spoil(victim, in: cache)
 
             let found = try workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(found.status == 1, "\(found)")
@@ -84,6 +76,110 @@ struct CacheCommandTests {
 
             let again = try workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(again.status == 0, "\(again)")
+        }
+    }
+
+    /// Overwrites a tile's bytes with 300 random ones, which are no image.
+    static func spoil(_ tile: TileID, in cache: String) throws {
+        let spoilt = try runPython("""
+            import os, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                       (os.urandom(300), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+            db.commit()
+            print(db.total_changes)
+            """, [cache, String(tile.z), String(tile.x), String(tile.tmsRow)])
+        try #require(spoilt.status == 0 && spoilt.standardOutput.hasPrefix("1"), "could not spoil the tile: \(spoilt)")
+    }
+
+    /// Runs `body` with a workspace and a file of 419 fixture tiles at zooms 15 to 17: enough that
+    /// a damaged page holds some and spares the rest.
+    static func withManyTiles(_ body: (Workspace, String) throws -> Void) throws {
+        try Workspace.with { workspace in
+            let cache = workspace.path("many.mbtiles")
+            let made = try workspace.mapframe("fixtures", "--bbox", "0.12,52.19,0.16,52.22", "--zoom", "15-17", "--output", cache)
+            try #require(made.status == 0, "\(made)")
+            try body(workspace, cache)
+        }
+    }
+
+    @Test("verify names each tile on a damaged page of the tiles table, writing nothing; --delete-corrupt deletes what it can, keeps every other tile, and says what cannot be mended")
+    func verifyDamagedTablePage() throws {
+        try Self.withManyTiles { workspace, cache in
+            let victim = try #require(try TileInventory.read(cache).tiles.min())
+            try Self.spoil(victim, in: cache)
+            let inventory = try TileInventory.read(cache)
+            let harm = try DamagedMBTiles.overwritePage(of: "tiles", in: cache)
+            try #require(!harm.unreadable.isEmpty && !harm.unreadable.contains(victim), "\(harm)")
+            let before = try workspace.contents("many.mbtiles")
+
+            let found = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(found.status == 1, "\(found)")
+            let named = tilesNamed(in: found.standardOutput)
+            #expect(Set(named.keys) == harm.unreadable.union([victim]), "\(found)")
+            for tile in harm.unreadable { #expect(named[tile]?.hasPrefix("its row is on a damaged page") == true, "\(tile): \(found)") }
+            #expect(named[victim]?.contains("does not decode") == true, "\(found)")
+            #expect(found.standardOutput.contains("every tile there is named above"), "\(found)")
+            #expect(try workspace.contents("many.mbtiles") == before, "verify without --delete-corrupt changed the file")
+            #expect(!workspace.exists("many.mbtiles-wal") && !workspace.exists("many.mbtiles-shm"))
+
+            let mended = try workspace.mapframe("cache", "verify", "--delete-corrupt", "--cache", cache)
+            #expect(mended.status == 1, "\(mended)")
+            let notes = tilesNamed(in: mended.standardOutput)
+            #expect(notes[victim]?.hasSuffix("(deleted)") == true, "\(mended)")
+            for tile in harm.unreadable {
+                #expect(notes[tile]?.hasSuffix("(not deleted: database disk image is malformed)") == true, "\(tile): \(mended)")
+            }
+            #expect(mended.standardOutput.contains("cannot be mended where the file is"), "\(mended)")
+            #expect(try inventory.unchanged(in: cache) == inventory.tiles.subtracting(harm.unreadable).subtracting([victim]))
+        }
+    }
+
+    @Test("verify names each tile whose index entry is on a damaged page; --delete-corrupt keeps them, whole as they are, and says the index cannot be rebuilt")
+    func verifyDamagedIndexPage() throws {
+        try Self.withManyTiles { workspace, cache in
+            let inventory = try TileInventory.read(cache)
+            let harm = try DamagedMBTiles.overwritePage(of: "tile_index", in: cache)
+            try #require(harm.unreadable.isEmpty && !harm.unreachable.isEmpty, "\(harm)")
+            let before = try workspace.contents("many.mbtiles")
+
+            let found = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(found.status == 1, "\(found)")
+            let named = tilesNamed(in: found.standardOutput)
+            #expect(Set(named.keys) == harm.unreachable, "\(found)")
+            #expect(named.values.allSatisfy { $0.hasPrefix("its index entry is on a damaged page") }, "\(found)")
+            #expect(try workspace.contents("many.mbtiles") == before, "verify without --delete-corrupt changed the file")
+
+            let mended = try workspace.mapframe("cache", "verify", "--delete-corrupt", "--cache", cache)
+            #expect(mended.status == 1, "\(mended)")
+            #expect(mended.standardOutput.contains("could not rebuild the indexes of tiles (database disk image is malformed)"), "\(mended)")
+            #expect(mended.standardOutput.contains("cannot be mended where the file is"), "\(mended)")
+            #expect(try inventory.unchanged(in: cache) == inventory.tiles)
+        }
+    }
+
+    @Test("an index left listing tiles that are gone (a lost write) is rebuilt by --delete-corrupt, which keeps every tile and exits 0")
+    func verifyStaleIndex() throws {
+        try Self.withManyTiles { workspace, cache in
+            let gone = try DamagedMBTiles.loseIndexWrite(in: cache)
+            let inventory = try TileInventory.read(cache)
+
+            let found = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(found.status == 1, "\(found)")
+            #expect(found.standardOutput.contains("integrity: wrong # of entries in index tile_index"), "\(found)")
+            let named = tilesNamed(in: found.standardOutput)
+            #expect(Set(named.keys) == gone, "\(found)")
+            #expect(named.values.allSatisfy { $0 == "the index lists it, but its row is not there" }, "\(found)")
+
+            let mended = try workspace.mapframe("cache", "verify", "--delete-corrupt", "--cache", cache)
+            #expect(mended.status == 0, "\(mended)")
+            #expect(mended.standardOutput.contains("3 corrupt tiles (mended)"), "\(mended)")
+            #expect(mended.standardOutput.contains("mended: deleted 0 tiles; rebuilt every index; integrity now ok"), "\(mended)")
+            #expect(try inventory.unchanged(in: cache) == inventory.tiles)
+            #expect(try CacheContents.read(cache).integrity == "ok")
+
+            let again = try workspace.mapframe("cache", "verify", "--cache", cache)
+            #expect(again.status == 0 && again.standardOutput.contains("integrity ok; 0 corrupt tiles"), "\(again)")
         }
     }
 

@@ -175,7 +175,7 @@ struct ForeignMBTilesTests {
         try await store.flush()
         #expect(throws: CacheError.readOnly(path: path, reason: reason)) { try cache.store(Data([1]), for: Self.absent) }
         #expect(throws: CacheError.readOnly(path: path, reason: reason)) { try cache.purge(fetchedBefore: .distantFuture) }
-        #expect(try cache.integrityCheck() == "ok")
+        #expect(try cache.integrityCheck().isSound)
 
         readOnly.unlock()
         #expect(try FileSnapshot(path) == before)
@@ -266,7 +266,7 @@ struct ForeignMBTilesTests {
             #expect(supplied.stored == nil, "the server must never send it")
             #expect(supplied.fill.missing?.reason.isFailure == false, "nothing failed: the cache has no usable tile: \(supplied.fill)")
             for tile in Self.block.dropFirst() { #expect((await store.drawn(tile)).image != nil) }
-            let corrupt = try cache.corruptTiles(checkingWith: TileDecoder(tileSize: 256), delete: false)
+            let corrupt = try cache.survey(checkingWith: TileDecoder(tileSize: 256)).corrupt
             #expect(corrupt.map(\.tile) == [victim] && corrupt.map(\.reason) == [message], "\(corrupt)")
         }
     }

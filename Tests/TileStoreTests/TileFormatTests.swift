@@ -64,7 +64,7 @@ struct TileFormatTests {
             try cache.store(try TestImageEncoder.jpeg(Self.picture), for: jpeg)
             try cache.store(try TestImageEncoder.webp(Self.picture, lossless: false), for: webp)
             try cache.store(HostileImages.truncated(try TestImageEncoder.jpeg(Self.picture)), for: cut)
-            let corrupt = try cache.corruptTiles(checkingWith: TileDecoder(tileSize: 256), delete: false)
+            let corrupt = try cache.survey(checkingWith: TileDecoder(tileSize: 256)).corrupt
             #expect(corrupt.map(\.tile) == [cut])
             #expect(corrupt.first?.reason.contains("Premature end of JPEG file") == true, "\(corrupt)")
         }

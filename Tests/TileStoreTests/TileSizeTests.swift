@@ -95,7 +95,7 @@ struct TileSizeTests {
             try cache.store(solidTilePNG(RGBA(red: 1, green: 2, blue: 3)), for: good)
             try cache.store(BlankPNG.data(width: 17, height: 5), for: wide)
             try cache.store(BlankPNG.data(width: 8192, height: 8192), for: huge)
-            let corrupt = try cache.corruptTiles(checkingWith: TileDecoder(tileSize: 256), delete: false)
+            let corrupt = try cache.survey(checkingWith: TileDecoder(tileSize: 256)).corrupt
             #expect(Set(corrupt.map(\.tile)) == [wide, huge])
             #expect(corrupt.first { $0.tile == wide }?.reason.contains("17x5") == true, "\(corrupt)")
         }
