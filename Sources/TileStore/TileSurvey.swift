@@ -158,8 +158,10 @@ extension MBTilesCache {
 extension CacheError {
     /// SQLite's own words for a failed statement, else the whole description.
     var sqliteMessage: String {
-        if case .sqlite(_, _, let message, _) = self { return message }
-        return description
+        switch self {
+        case .sqlite(_, _, let message, _), .damaged(_, _, let message): message
+        default: description
+        }
     }
 }
 
