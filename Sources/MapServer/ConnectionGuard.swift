@@ -8,7 +8,10 @@ import NIOHTTP1
 /// - a body not in within `bodyTimeout` of its head gets 408, then the connection is closed;
 /// - a client that reads none of its answer for `writeTimeout` is closed;
 /// - a malformed request (broken chunked body, bad Content-Length, oversized header) gets 400
-///   or 431 with a JSON error, never a 500, then the connection is closed.
+///   or 431 with a JSON error, never a 500, then the connection is closed;
+/// - a request `RequestHeadRules` refuses gets its answer after the answers due before it, then
+///   the connection is closed;
+/// - a request with a body that asks for it gets `100 Continue` when its turn comes.
 ///
 /// While the server works on an answer no timer runs: the server bounds its own work.
 ///
@@ -32,6 +35,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var unwritableSince: NIODeadline?
     /// Set once the connection is to close after the answer in progress (a refused request).
     private var closeAfterAnswer = false
+    /// A request refused on its head, answered once the answers due before it have ended.
+    private var pendingRefusal: HTTPProblem?
+    /// Whether the request being read waits for `100 Continue` until the answers before it end.
+    private var continueOwed = false
     /// When a refused connection is closed even if its answer never comes.
     private var closeBy: NIODeadline?
     private var finished = false
@@ -66,10 +73,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             awaitingAnswers += 1
             let chunked = head.headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
             bodyRead = (.now(), chunked)
+            let hasBody = chunked || (head.headers["Content-Length"].first.flatMap(Int.init) ?? 0) > 0
+            if hasBody, RequestHeadRules.asksToContinue(head) {
+                continueOwed = true
+                if awaitingAnswers == 1 { sendContinue(context) }
+            }
         case .body:
             break
         case .end:
             bodyRead = nil
+            continueOwed = false
         }
         context.fireChannelRead(data)
     }
@@ -81,6 +94,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case is CachedTileFastPath.AnswerEnded:
             awaitingAnswers = max(0, awaitingAnswers - 1)
             if awaitingAnswers == 0 { idleSince = .now() }
+            answerWaiting(context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -94,12 +108,30 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // Hummingbird's own 400 for a broken request behind others answers one it was never shown.
         awaitingAnswers = max(0, awaitingAnswers - 1)
         if awaitingAnswers == 0 { idleSince = .now() }
-        guard closeAfterAnswer, awaitingAnswers == 0 else {
+        guard closeAfterAnswer, awaitingAnswers == 0, pendingRefusal == nil else {
             context.write(data, promise: promise)
+            answerWaiting(context)
             return
         }
         context.writeAndFlush(data, promise: promise)
         context.close(promise: nil)
+    }
+
+    /// What waited for the answers before it: a refusal once none is due, or `100 Continue`
+    /// once only the answer to the request being read is.
+    private func answerWaiting(_ context: ChannelHandlerContext) {
+        if awaitingAnswers == 0, let problem = pendingRefusal {
+            pendingRefusal = nil
+            answer(problem, context: context)
+        } else if awaitingAnswers == 1, continueOwed, bodyRead != nil {
+            sendContinue(context)
+        }
+    }
+
+    /// Tells the client to send the body it is holding back.
+    private func sendContinue(_ context: ChannelHandlerContext) {
+        continueOwed = false
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -111,6 +143,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         guard !closeAfterAnswer else { return }  // already refused; what follows is noise
+        if let problem = error as? HTTPProblem {
+            refuse()
+            if awaitingAnswers == 0 { answer(problem, context: context) } else { pendingRefusal = problem }
+            return
+        }
         guard let parserError = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return

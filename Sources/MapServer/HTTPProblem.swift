@@ -53,6 +53,11 @@ struct HTTPProblem: Error {
         )
     }
 
+    /// A request refused on its head alone (see `RequestHeadRules`); the connection closes after.
+    static func refusedHead(_ status: HTTPResponse.Status, _ message: String) -> HTTPProblem {
+        HTTPProblem(status: status, message: message, headers: [.connection: "close"])
+    }
+
     /// A body that did not arrive in time.
     static func bodyTimeout(_ limit: Duration) -> HTTPProblem {
         HTTPProblem(

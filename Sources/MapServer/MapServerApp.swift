@@ -68,11 +68,12 @@ public final class MapServerApp: Sendable {
         let logger = configuration.logger
         let flusher = PeriodicFlush(tiles: tiles, storageHealth: storageHealth)
         let (tiles, counters, limits, requestLog) = (tiles, requestCounters, configuration.connectionLimits, requestLog)
+        let maxBodyBytes = configuration.maxBodyBytes
         let openConnections = OpenConnections(limit: connectionCap(logger: logger))
         let app = Application(
             router: router(),
             server: HTTPServerBuilder { responder in
-                TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
+                TileServerChannel(responder: responder, limits: limits, maxBodyBytes: maxBodyBytes, openConnections: openConnections) {
                     CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog)
                 }
             },
