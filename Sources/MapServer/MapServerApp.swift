@@ -195,6 +195,7 @@ public final class MapServerApp: Sendable {
             }
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }
+        router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router
     }
 
