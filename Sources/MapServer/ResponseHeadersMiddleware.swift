@@ -2,9 +2,14 @@ import BlockingWork
 import Hummingbird
 import MapRender
 import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Gives every answer `Access-Control-Allow-Origin: *` and turns every error into a JSON body
 /// `{"error": "..."}`: client mistakes keep their 4xx status, and the rare server fault is a 500.
+/// A client that hung up gets nothing, and only a debug line in the log.
 struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -20,11 +25,27 @@ struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = HTTPProblem.overloaded.response
         } catch let stopped as RenderStopped {
             response = HTTPProblem.renderStopped(stopped).response
+        } catch where ClientHangUp.caused(error) {
+            // Nobody is left to answer: not the server's fault, and routine for a busy server.
+            context.logger.debug("the client hung up: \(error)")
+            throw error
         } catch {
             context.logger.error("request failed: \(error)")
             response = HTTPProblem(status: .internalServerError, message: "internal error").response
         }
         response.headers[.accessControlAllowOrigin] = "*"
         return response
+    }
+}
+
+/// Whether an error is the client going away mid-request: a reset connection, a broken pipe, or
+/// the connection closed under the request.
+enum ClientHangUp {
+    static func caused(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError: [ECONNRESET, EPIPE].contains(error.errnoCode)
+        case let error as ChannelError: error == .ioOnClosedChannel || error == .eof || error == .outputClosed || error == .inputClosed
+        default: false
+        }
     }
 }

@@ -79,6 +79,24 @@ import Glibc
         #expect(server.standardError.isEmpty || !server.standardError.contains("request failed"), "\(server.standardError)")
     }
 
+    @Test("a client that resets its connection mid-body is logged at debug, not as an error")
+    func clientResetIsNotAnError() async throws {
+        let cache = try TemporaryDirectory("reset")
+        defer { cache.remove() }
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let port = server.port
+        try await onThread {
+            let connection = try RawConnection(port: port)
+            connection.send("POST /frame HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"size\":")
+            Thread.sleep(forTimeInterval: 1)
+            connection.resetOnClose()
+        }
+        #expect(try await HTTP.send("GET", "/healthz", port: port).status == 200)
+        try await Task.sleep(for: .seconds(1))
+        let errors = server.standardError.split(separator: "\n").filter { $0.contains(" error ") }
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
     /// Chunk sizes that are negative, not hexadecimal or too large, and chunks of the wrong length.
     static let brokenChunkedBodies = [
         "-1\r\nab\r\n0\r\n\r\n",

@@ -19,6 +19,13 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { Glibc.close(socket) }
 
+    /// Makes closing the connection reset it (RST) rather than end it in order, as a client that
+    /// crashes or is killed does.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Sends bytes; false when the server has closed the connection.
     @discardableResult func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
