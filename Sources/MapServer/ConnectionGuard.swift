@@ -11,7 +11,9 @@ import NIOHTTP1
 ///   or 431 with a JSON error, never a 500, then the connection is closed;
 /// - a request `RequestHeadRules` refuses gets its answer after the answers due before it, then
 ///   the connection is closed;
-/// - a request with a body that asks for it gets `100 Continue` when its turn comes.
+/// - a request with a body that asks for it gets `100 Continue` when its turn comes;
+/// - the last answer before the connection closes (the client asked, the request was refused,
+///   or the server is stopping) says `Connection: close`.
 ///
 /// While the server works on an answer no timer runs: the server bounds its own work.
 ///
@@ -35,6 +37,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var unwritableSince: NIODeadline?
     /// Set once the connection is to close after the answer in progress (a refused request).
     private var closeAfterAnswer = false
+    /// Whether each request passed on, oldest first, lets the connection stay open after its answer.
+    private var keepAlive = CircularBuffer<Bool>()
+    /// Set once the server is stopping: Hummingbird closes the connection after the answer in progress.
+    private var quiescing = false
     /// A request refused on its head, answered once the answers due before it have ended.
     private var pendingRefusal: HTTPProblem?
     /// Whether the request being read waits for `100 Continue` until the answers before it end.
@@ -71,6 +77,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             awaitingAnswers += 1
+            keepAlive.append(head.isKeepAlive)
             let chunked = head.headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
             bodyRead = (.now(), chunked)
             let hasBody = chunked || (head.headers["Content-Length"].first.flatMap(Int.init) ?? 0) > 0
@@ -89,6 +96,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
+        case is ChannelShouldQuiesceEvent:
+            quiescing = true
+            context.fireUserInboundEventTriggered(event)
         case is CachedTileFastPath.AnswerBegun:
             awaitingAnswers += 1
         case is CachedTileFastPath.AnswerEnded:
@@ -101,9 +111,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where isLastAnswer:
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            return
+        case .head, .body:
             context.write(data, promise: promise)
             return
+        case .end:
+            // A request that asked to close is the connection's last: what follows it is not answered.
+            if keepAlive.popFirst() == false {
+                awaitingAnswers = 0
+                context.writeAndFlush(data, promise: promise)
+                context.close(promise: nil)
+                return
+            }
         }
         // Hummingbird's own 400 for a broken request behind others answers one it was never shown.
         awaitingAnswers = max(0, awaitingAnswers - 1)
@@ -115,6 +138,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.writeAndFlush(data, promise: promise)
         context.close(promise: nil)
+    }
+
+    /// Whether the answer now beginning is the connection's last.
+    private var isLastAnswer: Bool {
+        quiescing || keepAlive.first == false || (closeAfterAnswer && awaitingAnswers <= 1 && pendingRefusal == nil)
     }
 
     /// What waited for the answers before it: a refusal once none is due, or `100 Continue`
