@@ -280,6 +280,7 @@ struct PeriodicFlush: Service {
             // The wait ends at graceful shutdown, so that SIGTERM does not wait up to 5 s for it.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
             await tiles.flushStores()
+            await storageHealth.lookAtStorage()
             _ = await storageHealth.unavailableReason()
         }
     }

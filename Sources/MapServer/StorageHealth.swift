@@ -23,9 +23,15 @@ final class StorageHealth: Sendable {
         self.metrics = metrics
     }
 
-    /// Why storage cannot be used now, in full, or nil when all of it can. Looks now (a file
-    /// removed or replaced is found here, even while no request uses it), and logs what became
-    /// unavailable or available again since the last look.
+    /// Looks at the files now, on the storage threads, so that one removed or replaced while no
+    /// request uses it is found (the tile caches look as they are flushed).
+    func lookAtStorage() async {
+        await routes.lookAtStorage()
+    }
+
+    /// Why storage cannot be used, in full, or nil when all of it can: a shared database asked
+    /// now, files as last seen (never waiting for a storage thread, which a locked file may
+    /// hold). Logs what became unavailable or available again since the last answer.
     func unavailableReason() async -> String? {
         var unavailable = await tiles.unavailableCaches()
         if let routes = await routes.unavailability(), !unavailable.contains(routes) { unavailable.append(routes) }

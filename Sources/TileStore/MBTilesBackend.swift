@@ -23,13 +23,11 @@ public final class MBTilesBackend: TileCacheBackend {
     public var readOnlyReason: String? { file.readOnlyReason }
 
     public func unavailability() async -> Unavailability? {
-        let reason: String?
-        do throws(CacheError) {
-            reason = try await withFile { file throws(CacheError) -> String? in file.faultReason() }
-        } catch {
-            reason = error.description
-        }
-        return reason.map { Unavailability(storage: "cache \(name)", reason: $0) }
+        file.faultReason.map { Unavailability(storage: "cache \(name)", reason: $0) }
+    }
+
+    public func lookAtStorage() async {
+        _ = try? await withFile { file throws(CacheError) in file.lookAtFile() }
     }
 
     public func lookup(_ tile: TileID, at now: Date) async throws(CacheError) -> CacheLookup {

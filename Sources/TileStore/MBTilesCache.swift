@@ -84,10 +84,13 @@ public final class MBTilesCache: Sendable {
         return try connection.write(operation: operation, body)
     }
 
-    /// Why the file is no longer used, having looked at it now: damaged, removed or replaced
-    /// while open, or its `-shm` file unwritable (see `SQLiteFileGuard`). Nil while it is used.
-    public func faultReason() -> String? {
-        connection.faultReason()
+    /// Why the file is no longer used, as last seen: damaged, removed or replaced while open, or
+    /// its `-shm` file unwritable (see `SQLiteFileGuard`). Nil while it is used.
+    public var faultReason: String? { connection.faultReason }
+
+    /// Looks at the file now, as every statement does first. Blocks.
+    func lookAtFile() {
+        connection.lookAtFile()
     }
 
     /// Runs `body`, giving the file up for good when it fails on a damaged page, so that a

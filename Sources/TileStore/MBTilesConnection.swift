@@ -94,16 +94,13 @@ final class MBTilesConnection: Sendable {
     }
 
     /// Why the file is no longer used (damaged, removed, replaced, or its `-shm` file
-    /// unwritable), having looked at it now; nil while it is used.
-    func faultReason() -> String? {
+    /// unwritable), as last seen; nil while it is used.
+    var faultReason: String? { opened.withLock { $0.fileGuard?.faultReason } }
+
+    /// Looks at the file now, as every statement does first.
+    func lookAtFile() {
         let current = opened.withLock { $0 }
-        guard let fileGuard = current.fileGuard else { return nil }
-        do throws(CacheError) {
-            try fileGuard.check(current.database)
-            return nil
-        } catch {
-            return fileGuard.faultReason
-        }
+        try? current.fileGuard?.check(current.database)
     }
 
     /// The GRDB database statements go to now: a new one each time the file is opened again.

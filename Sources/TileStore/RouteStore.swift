@@ -81,11 +81,17 @@ public protocol RouteStore: Sendable {
     func page(limit: Int, after cursor: String?) async throws -> RoutePage
     /// Removes a route; false when there was none.
     func delete(id: String) async throws(CacheError) -> Bool
-    /// Why routes cannot be stored or read now, in full, or nil when they can.
+    /// Why routes cannot be stored or read, in full, or nil when they can: a shared database
+    /// down (asked now), or a file given up on (as last seen, never waiting for the storage).
     func unavailability() async -> Unavailability?
+    /// Looks at the storage now, so that a file removed or replaced while nothing uses it is
+    /// noticed (`unavailability()` then says so).
+    func lookAtStorage() async
 }
 
 extension RouteStore {
+    public func lookAtStorage() async {}
+
     /// Stores a new route under a new random id, and returns it.
     public func add(_ line: RouteLine, at date: Date = Date()) async throws -> StoredRoute {
         try await add(StoredRoute(id: RouteCoding.newID(), line: line, createdAt: date))
@@ -253,21 +259,12 @@ public final class SQLiteRouteStore: RouteStore {
     }
 
     public func unavailability() async -> Unavailability? {
-        let (path, database, fileGuard) = (path, database, fileGuard)
-        let reason: String?
-        do throws(CacheError) {
-            reason = try await onStorageThreads(cache: path) { () throws(CacheError) -> String? in
-                do throws(CacheError) {
-                    try fileGuard.check(database)
-                    return nil
-                } catch {
-                    return fileGuard.faultReason
-                }
-            }
-        } catch {
-            reason = error.description
-        }
-        return reason.map { Unavailability(storage: "route store \(path)", reason: $0) }
+        fileGuard.faultReason.map { Unavailability(storage: "route store \(path)", reason: $0) }
+    }
+
+    public func lookAtStorage() async {
+        let (database, fileGuard) = (database, fileGuard)
+        _ = try? await onStorageThreads(cache: path) { () throws(CacheError) in try fileGuard.check(database) }
     }
 
     /// Runs `body`, which works on the file, on the storage threads, once the file guard has

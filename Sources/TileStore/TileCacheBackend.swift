@@ -16,9 +16,13 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     var kind: CacheBackendKind { get }
     /// Why nothing can be written, or nil when the cache can be written.
     var readOnlyReason: String? { get }
-    /// Why the cache cannot be used now, in full, or nil when it can: a shared database down; a
-    /// file damaged, removed or replaced.
+    /// Why the cache cannot be used, in full, or nil when it can: a shared database down (asked
+    /// now); a file damaged, removed or replaced (as last seen, never waiting for the storage
+    /// threads, which a locked file may hold).
     func unavailability() async -> Unavailability?
+    /// Looks at the cache's storage now, on the storage threads, so that a file removed or
+    /// replaced while nothing uses it is noticed (`unavailability()` then says so).
+    func lookAtStorage() async
 
     /// Everything the cache knows of a tile, in one round trip: its bytes and freshness, why
     /// bytes stored for it cannot be an image, and whether the upstream said lately it has none.
@@ -56,6 +60,10 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` with the
     /// tile when the cache holds it fresh at `now` by then (another fill stored it meanwhile).
     func fetchTurn(for tile: TileID, at now: Date) async -> FetchTurn
+}
+
+extension TileCacheBackend {
+    public func lookAtStorage() async {}
 }
 
 /// Storage that cannot be used now, and why, in full: for the log, and for `/healthz` only

@@ -436,6 +436,7 @@ public final class TileStore: Sendable {
     /// Writes the tiles' last use, purges down to the capacity, and writes the MBTiles metadata
     /// if tiles were stored since the last flush. Call after a batch of work.
     public func flush() async throws(CacheError) {
+        await cache.lookAtStorage()
         await flushUsage()
         // Between checks the cache may run a few stores over its capacity; a batch ends within it.
         if upkeep.withLock({ $0.storesSinceCapacityCheck > 0 }) { try await enforceCapacity() }
