@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// MapFrame's fuzz targets: one libFuzzer executable per input reader. This package is separate
-// from the root package so that `swift build` and `make test` never build or link libFuzzer.
+// MapFrame's fuzz targets: one libFuzzer executable per input reader, and one that draws routes
+// of any shape (fuzz-stroke). This package is separate from the root package so that
+// `swift build` and `make test` never build or link libFuzzer.
 // Build and run them with `make fuzz` (scripts/fuzz.sh), which adds the sanitizer flags.
 import PackageDescription
 
@@ -30,6 +31,7 @@ let package = Package(
         fuzzer("fuzz-geocoder", ["Screens"]),
         fuzzer("fuzz-photos", ["Screens"]),
         fuzzer("fuzz-route", ["Screens"]),
+        fuzzer("fuzz-stroke", ["MapRender", "MapGeometry", "TileStore", "ImageCodec"]),
         fuzzer("fuzz-image", ["ImageCodec"]),
         fuzzer("fuzz-gtfs", ["GTFS"]),
         fuzzer("fuzz-realtime", ["GTFS"]),

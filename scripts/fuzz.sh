@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene script json journey gpx geocoder photos route image gtfs realtime"
+all_targets="scene script json journey gpx geocoder photos route stroke image gtfs realtime"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +41,7 @@ dictionary() {
     image) echo "$fuzz/Dictionaries/image.dict" ;;
     scene | script | json) echo "$fuzz/Dictionaries/json.dict" ;;
     gpx) echo "$fuzz/Dictionaries/xml.dict" ;;
+    stroke) echo "$fuzz/Dictionaries/stroke.dict" ;;
     *)
       cat "$fuzz/Dictionaries/xml.dict" "$fuzz/Dictionaries/json.dict" > "$run/$1/both.dict"
       echo "$run/$1/both.dict" ;;
