@@ -62,8 +62,7 @@ public final class MapServerApp: Sendable {
         return registry
     }()
 
-    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish, for `ShutdownGrace.period`
-    /// at most, and returns.
+    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and returns.
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = configuration.logger
@@ -85,8 +84,7 @@ public final class MapServerApp: Sendable {
         )
         let stopped: Result<Void, any Error>
         do {
-            let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-            try await ShutdownGrace(connections: openConnections, logger: logger).run(group)
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
             stopped = .success(())
         } catch {
             stopped = .failure(error)

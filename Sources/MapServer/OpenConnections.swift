@@ -12,8 +12,6 @@ final class OpenConnections: Sendable {
 
     private struct State {
         var open = 0
-        /// The open connections, so that a stopping server can close them.
-        var channels: [ObjectIdentifier: any Channel] = [:]
         var refusedSinceReport = 0
         var lastReport = Date.distantPast
     }
@@ -44,22 +42,8 @@ final class OpenConnections: Sendable {
             logger.warning("refused \(report) connection(s): \(limit) are open, the limit (--max-connections and the descriptor limit)")
         }
         guard admitted else { return false }
-        let key = ObjectIdentifier(channel)
-        state.withLock { $0.channels[key] = channel }
-        channel.closeFuture.whenComplete { [self] _ in
-            state.withLock {
-                $0.open -= 1
-                $0.channels[key] = nil
-            }
-        }
+        channel.closeFuture.whenComplete { [self] _ in state.withLock { $0.open -= 1 } }
         return true
-    }
-
-    /// Closes every open connection, whatever it is doing.
-    func closeAll() {
-        for channel in state.withLock({ Array($0.channels.values) }) {
-            channel.close(promise: nil)
-        }
     }
 }
 

@@ -77,65 +77,6 @@ import Glibc
         }
     }
 
-    /// The README's figure: connections still open 10 s after the first signal are closed.
-    static let documentedGrace = 10.0
-
-    /// A client that asks for many answers and reads none, so that the server's writes stall.
-    private static func nonReadingClient(port: Int) async throws -> RawConnection {
-        try await onThread { () -> RawConnection in
-            let connection = try RawConnection(port: port, receiveBuffer: 1)
-            connection.send(String(repeating: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 5_000))
-            return connection
-        }
-    }
-
-    /// Waits until the server on `port` has answers queued in the kernel that its client has not
-    /// read, so that its writes have stalled (the send queue of its side, from /proc/net/tcp).
-    /// A little is enough: the send buffer starts at 16 KB and grows only slowly towards a peer
-    /// that reads nothing, which on a loaded machine took more than the 30 s allowed here to
-    /// pass half a megabyte.
-    private static func waitForStalledWrites(port: Int) async throws {
-        let localPort = ":" + String(format: "%04X", port)
-        try await waitUntil("the server's writes stall", deadline: 30) {
-            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-            return table.split(separator: "\n").contains { line in
-                let fields = line.split(separator: " ")
-                guard fields.count > 4, fields[1].hasSuffix(localPort), fields[3] == "01" else { return false }
-                return (Int(fields[4].split(separator: ":")[0], radix: 16) ?? 0) > 10_000
-            }
-        }
-    }
-
-    @Test("SIGTERM with a client that reads nothing: the process exits once the grace period is over")
-    func graceIsBounded() async throws {
-        let cache = try TemporaryDirectory("stop-grace")
-        defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
-        let client = try await Self.nonReadingClient(port: server.port)
-        defer { withExtendedLifetime(client) {} }
-        try await Self.waitForStalledWrites(port: server.port)
-        let signalled = Date()
-        server.send(SIGTERM)
-        let status = try await exitStatus(of: server, within: Self.documentedGrace + 5)
-        #expect(status == 0, "\(status.map { "exit status \($0)" } ?? "still running") \(Date().timeIntervalSince(signalled)) s after SIGTERM; standard error: \(server.standardError)")
-    }
-
-    @Test("a second SIGTERM ends the grace period at once")
-    func secondSignalEndsGrace() async throws {
-        let cache = try TemporaryDirectory("stop-second")
-        defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
-        let client = try await Self.nonReadingClient(port: server.port)
-        defer { withExtendedLifetime(client) {} }
-        try await Self.waitForStalledWrites(port: server.port)
-        server.send(SIGTERM)
-        try await Task.sleep(for: .seconds(1))
-        let second = Date()
-        server.send(SIGINT)
-        let status = try await exitStatus(of: server, within: 3)
-        #expect(status == 0, "\(status.map { "exit status \($0)" } ?? "still running") \(Date().timeIntervalSince(second)) s after the second signal; standard error: \(server.standardError)")
-    }
-
     /// The process's exit status, or nil if it is still running after `seconds` (it is then killed).
     private func exitStatus(of server: ServerProcess, within seconds: Double) async throws -> Int32? {
         let exited = Flag()
