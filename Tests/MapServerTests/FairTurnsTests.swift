@@ -6,7 +6,7 @@ import Testing
 
 /// One client's costly frames cannot hold up everyone else's: the render and body pools take
 /// clients in turn, and a client may fill only a share of their queues.
-@Suite("Clients take turns")
+@Suite("Clients take turns", .serialized)
 struct FairTurnsTests {
     /// A scene whose route is the most points a route may have, zig-zagging across the frame:
     /// one of the dearest frames a client can ask for.
