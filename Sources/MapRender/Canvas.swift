@@ -194,12 +194,23 @@ public final class Canvas {
     /// chunks of this many it grows linearly.
     static let strokeChunkSegments = 64
 
+    /// How far beyond the canvas, in pixels, a stroked line is cut off. Cairo holds device
+    /// coordinates in 24.8 fixed point, so a point 2^23 pixels away wraps round, maybe into the
+    /// canvas: a route across a continent, or the antimeridian, drew stray lines over a close-up
+    /// frame. Cut this far out, a line keeps its course across the canvas, as the cut points lie
+    /// on it, and no stroke is wide enough to reach back.
+    static let strokeMargin = Double(1 << 22)
+
     /// Strokes `lines` as one line drawn at `colour`, nothing joining one line's end to the next
     /// one's start. Lines of `strokeChunkSegments` or fewer segments in all are one path; longer
     /// ones are stroked a chunk at a time, opaque, into a group laid on at the colour's alpha, so
     /// that where chunks overlap they do not blend, just as a single stroke never blends with
-    /// itself. Each chunk takes the last segment of the one before along, to draw the join.
+    /// itself. Each chunk takes the last segment of the one before along, to draw the join. A
+    /// line reaching more than `strokeMargin` beyond the canvas is cut where it goes that far.
     public func strokeLines(_ lines: [[PixelPoint]], with colour: Colour, width: Double, cap: LineCap, join: LineJoin) {
+        let box = PixelRect(minX: 0, minY: 0, maxX: Double(self.width), maxY: Double(height)).expanded(by: Self.strokeMargin)
+        let inside = { (point: PixelPoint) in box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY }
+        let lines = lines.allSatisfy { $0.allSatisfy(inside) } ? lines : lines.flatMap { Self.pieces(of: $0, inside: box) }
         let segments = lines.reduce(0) { $0 + max(0, $1.count - 1) }
         guard segments > Self.strokeChunkSegments else {
             for line in lines { addLine(line[...]) }
@@ -221,6 +232,41 @@ public final class Canvas {
         }
         cairo_pop_group_to_source(context)
         cairo_paint_with_alpha(context, colour.alpha)
+    }
+
+    /// The pieces of `line` inside `box`, each a line of its own, cut where it crosses the edges.
+    private static func pieces(of line: [PixelPoint], inside box: PixelRect) -> [[PixelPoint]] {
+        var pieces: [[PixelPoint]] = [], piece: [PixelPoint] = []
+        for (a, b) in zip(line, line.dropFirst()) {
+            guard let (start, end) = segment(from: a, to: b, inside: box) else { continue }
+            if piece.last != start {
+                if piece.count >= 2 { pieces.append(piece) }
+                piece = [start]
+            }
+            piece.append(end)
+        }
+        if piece.count >= 2 { pieces.append(piece) }
+        return pieces
+    }
+
+    /// The part of the segment from `a` to `b` inside `box` (Liang and Barsky's clipping), its
+    /// ends kept exactly where they are inside; nil when no part is.
+    private static func segment(from a: PixelPoint, to b: PixelPoint, inside box: PixelRect) -> (PixelPoint, PixelPoint)? {
+        let dx = b.x - a.x, dy = b.y - a.y
+        var enter = 0.0, leave = 1.0
+        // Each edge as the rate the segment moves out across it and how far inside it starts.
+        for (outward, room) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+            if outward == 0 {
+                if room < 0 { return nil }
+            } else if outward < 0 {
+                enter = max(enter, room / outward)
+            } else {
+                leave = min(leave, room / outward)
+            }
+        }
+        guard enter <= leave else { return nil }
+        func point(at t: Double) -> PixelPoint { PixelPoint(x: a.x + t * dx, y: a.y + t * dy) }
+        return (enter == 0 ? a : point(at: enter), leave == 1 ? b : point(at: leave))
     }
 
     private func addLine(_ points: ArraySlice<PixelPoint>) {

@@ -81,6 +81,33 @@ struct RouteRenderTests {
         #expect(bareMarker.isEmpty, "the marker is drawn over the route at \(bareMarker.map { "(\($0.x), \($0.y))" })")
     }
 
+    /// Cairo holds device pixels in 24.8 fixed point, which wraps every 2^24 px: at zoom 19, every
+    /// 45 degrees of longitude. fuzz-stroke found a route just across the antimeridian drawn in a
+    /// frame on the other side, which it never comes near.
+    @Test("a route 2^24 px from the frame draws nothing in it, and one out to there keeps its course")
+    func farPointsDoNotWrapIntoTheFrame() throws {
+        let frame = geometry(of: fixedScene(zoom: 19))
+        let wrap = 16_777_216.0
+        let away = [PixelPoint(x: 160 + wrap, y: 100), PixelPoint(x: 160 + wrap, y: 380)].map(frame.coordinate(at:))
+        let bare = try render(fixedScene(zoom: 19, route: away), over: SolidTiles(Background.white)).canvas.image()
+        let drawn = bare.pixels { $0 != Background.white }.count
+        #expect(drawn == 0, "a route 2^24 px east of the frame drew \(drawn) pixels in it")
+
+        // From the middle out to 3 x 2^24 px east and 2^22 px south, and along the same course to
+        // a point just outside the frame: the two look alike in it.
+        let middle = PixelPoint(x: 160, y: 240)
+        let farOut = [middle, PixelPoint(x: 160 + 3 * wrap, y: 240 + wrap / 4)].map(frame.coordinate(at:))
+        let nearOut = [middle, PixelPoint(x: 160 + 1_200, y: 240 + 100)].map(frame.coordinate(at:))
+        let far = try render(fixedScene(zoom: 19, route: farOut), over: SolidTiles(Background.white)).canvas.image()
+        let near = try render(fixedScene(zoom: 19, route: nearOut), over: SolidTiles(Background.white)).canvas.image()
+        var differing: [String] = []
+        for y in 0..<480 {
+            for x in 0..<320 where far.pixel(x: x, y: y).maxChannelDifference(to: near.pixel(x: x, y: y)) > 2 { differing.append("(\(x), \(y))") }
+        }
+        #expect(differing.count == 0, "pixels differ, such as \(differing.prefix(3).joined(separator: " "))")
+        #expect(near.pixel(x: 250, y: 247) != Background.white, "the line is drawn")
+    }
+
     /// A sharp corner's miter tip reaches well past the line's half-width (up to the miter limit
     /// of 10 half-widths), so a tile the tip pokes into must count as touched by the route, or a
     /// route tile would be served bare and cut the tip off at its edge.
