@@ -16,9 +16,9 @@ import TileStore
 ///
 ///     0, 1  the width and height: 32 to 320 and 32 to 480 logical pixels, in steps of 32
 ///     2     the zoom: 0 to 19 in quarter steps
-///     3     bits 0-1 the theme, 2 scale 2, 3 a camera fitted to the overlays, 4 the first part
-///           also drawn as an emphasised stage, 5 each part also drawn as a transit line,
-///           6 no anti-aliasing
+///     3     bits 0-1 the theme (with a basemap of tiles), 2 scale 2, 3 a camera fitted to the
+///           overlays, 4 the first part also drawn as an emphasised stage, 5 each part also
+///           drawn as a transit line, 6 no anti-aliasing
 ///     4, 5  the centre's latitude and longitude, signed, in 127ths of the most each may be
 ///     6     the step: 360 / 2^(8 + b % 32) degrees, a world pixel at zoom b % 32
 ///
@@ -77,6 +77,9 @@ public func fuzzStroke(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         layers: layers
     )
     scene.theme = Theme.Name.allCases[Int(flags & 3) % Theme.Name.allCases.count].theme
+    // Recolouring a flat basemap costs a pass over every pixel and draws no line; as tiles, a
+    // frame no overlay touches stays plain grey in every theme.
+    scene.theme.basemap = .tiles
     scene.theme.antialiasing = flags & 64 == 0
 
     let geometry = FrameRenderer.geometry(for: scene, source: osm)
