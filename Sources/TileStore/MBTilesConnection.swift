@@ -213,10 +213,10 @@ final class MBTilesConnection: Sendable {
     }
 }
 
-/// What a file read as immutable looked like: its inode, size and modification time, and
-/// whether a `-wal` file lay beside it. Any writer changes one of them.
+/// What a file read as immutable looked like: which file it is, its size and modification time,
+/// and whether a `-wal` file lay beside it. Any writer changes one of them.
 struct FileState: Equatable {
-    let inode: UInt64
+    let identity: FileIdentity
     let size: Int64
     let modifiedSeconds: Int
     let modifiedNanoseconds: Int
@@ -225,7 +225,7 @@ struct FileState: Equatable {
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
+        identity = FileIdentity(info)
         size = Int64(info.st_size)
         modifiedSeconds = Int(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int(info.st_mtim.tv_nsec)

@@ -85,13 +85,17 @@ final class SQLiteFileGuard: Sendable {
 }
 
 /// The device and inode a path names: another file put in its place has another.
-private struct FileIdentity: Equatable {
+struct FileIdentity: Equatable {
     let device: UInt64
     let inode: UInt64
 
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }
