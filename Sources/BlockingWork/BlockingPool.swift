@@ -116,7 +116,7 @@ private final class FairQueue: Sendable {
                 state.running += 1
                 return .now
             }
-            guard state.waitingCount < limit, client.isEmpty || state.waiting[client, default: []].count < clientLimit else { return .refused }
+            guard hasRoom(for: client, in: state) else { return .refused }
             state.nextID += 1
             return .wait(state.nextID)
         }
@@ -130,14 +130,17 @@ private final class FairQueue: Sendable {
     private func wait(_ client: String, id: Int) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let cancelled = state.withLock { state -> Bool in
-                    if Task.isCancelled { return true }
+                // Looked at again as the job joins the queue: others may have joined since
+                // `admit` looked, and the share must hold however their checks interleave.
+                let refusal = state.withLock { state -> (any Error)? in
+                    if Task.isCancelled { return CancellationError() }
+                    guard hasRoom(for: client, in: state) else { return BlockingWorkRefused() }
                     if state.waiting[client, default: []].isEmpty { state.turns.append(client) }
                     state.waiting[client, default: []].append(Waiter(id: id, continuation: continuation))
                     state.waitingCount += 1
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                if let refusal { continuation.resume(throwing: refusal) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
@@ -152,6 +155,11 @@ private final class FairQueue: Sendable {
             }
             waiter?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    /// Whether the queue, and `client`'s share of it, has room for one more waiting job.
+    private func hasRoom(for client: String, in state: State) -> Bool {
+        state.waitingCount < limit && (client.isEmpty || state.waiting[client, default: []].count < clientLimit)
     }
 
     /// Ends a job: its thread goes to the next client in turn, or is free.

@@ -2,6 +2,7 @@ import BlockingWork
 import Foundation
 import MapServer
 import MapFrameTestSupport
+import Synchronization
 import Testing
 
 /// One client's costly frames cannot hold up everyone else's: the render and body pools take
@@ -65,16 +66,26 @@ struct FairTurnsTests {
     func aClientFillsOnlyItsShare() async throws {
         let pool = BlockingPool(threads: 1, queueLimit: 8)
         let gate = DispatchSemaphore(value: 0)
+        let refused = Counter()
         let results = Task {
             try await BlockingPool.$client.withValue("flood") {
                 await withTaskGroup(of: Bool.self) { group in
-                    for _ in 0..<6 { group.addTask { (try? await pool.run { gate.wait() }) != nil } }
+                    for _ in 0..<6 {
+                        group.addTask {
+                            let ran = (try? await pool.run { gate.wait() }) != nil
+                            if !ran { refused.add() }
+                            return ran
+                        }
+                    }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        // One running and two waiting (a quarter of 8): the other three were refused at once.
+        // One running and two waiting (a quarter of 8): the other three are refused at once. The
+        // gate stays shut until they are, so a job that starts late on a loaded machine still
+        // finds the share full.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while refused.value < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let other = Task { try await BlockingPool.$client.withValue("other") { try await pool.run { true } } }
         try await Task.sleep(for: .milliseconds(100))
         for _ in 0..<4 { gate.signal() }
@@ -139,4 +150,13 @@ struct FairTurnsTests {
             #expect(statuses.contains(200), "\(statuses)")
         }
     }
+}
+
+/// A count that tasks add to at once.
+private final class Counter: Sendable {
+    private let count = Atomic(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    func add() { count.add(1, ordering: .relaxed) }
 }
