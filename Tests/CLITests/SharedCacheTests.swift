@@ -418,10 +418,25 @@ struct LoadBalancer {
         """
     }
 
+    /// Starts nginx on a port that was free a moment ago, and on another one when something
+    /// else took it before nginx could bind it.
     init(ports: [Int], in workspace: Workspace) throws {
-        port = try FreePort.find()
+        for _ in 1..<5 {
+            do {
+                (process, port) = try Self.start(instancePorts: ports, in: workspace)
+                return
+            } catch let error as TestSetupError where error.description.contains("Address already in use") {
+                continue
+            }
+        }
+        (process, port) = try Self.start(instancePorts: ports, in: workspace)
+    }
+
+    private static func start(instancePorts ports: [Int], in workspace: Workspace) throws -> (ChildProcess, Int) {
+        let port = try FreePort.find()
         let prefix = workspace.path("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: prefix + "/error.log")
         let conf = try workspace.write("""
             worker_processes 1;
             daemon off;
@@ -435,17 +450,19 @@ struct LoadBalancer {
                 fastcgi_temp_path \(prefix)/temp/fastcgi;
                 uwsgi_temp_path \(prefix)/temp/uwsgi;
                 scgi_temp_path \(prefix)/temp/scgi;
-            \(Self.configuration(instancePorts: ports, port: port))
+            \(configuration(instancePorts: ports, port: port))
             }
             """, to: "nginx/nginx.conf")
-        process = try ChildProcess.start(URL(fileURLWithPath: Self.nginx), ["-p", prefix, "-c", conf, "-e", prefix + "/error.log"], in: workspace.directory)
+        let process = try ChildProcess.start(URL(fileURLWithPath: nginx), ["-p", prefix, "-c", conf, "-e", prefix + "/error.log"], in: workspace.directory)
         let deadline = Date().addingTimeInterval(10)
-        while !FreePort.isListening(port) {
+        while !FreePort.isListening(port) || !process.isRunning {
             guard Date() < deadline, process.isRunning else {
+                process.stop()
                 throw TestSetupError(description: "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        return (process, port)
     }
 
     /// Starts wrk on `paths` in turn for `seconds`, counting answers by status.

@@ -25,8 +25,10 @@ public final class PostgresCluster: Sendable {
     /// The superuser every connection logs in as.
     public static let user = "mapframe"
 
-    public let port: Int
+    /// The port it listens on: chosen free when it is made, and kept through `stop()` and `start()`.
+    public var port: Int { listeningPort.withLock { $0 } }
     public let password: String
+    private let listeningPort = Mutex(0)
     private let folder: TemporaryDirectory
     private let programs: Programs
     /// The running server (`postgres`, or `runuser` running it), nil while stopped.
@@ -47,9 +49,8 @@ public final class PostgresCluster: Sendable {
         folder = try TemporaryDirectory("postgres")
         password = UUID().uuidString.lowercased()
         do {
-            port = try FreePort.find()
             try initialise(preloading: libraries)
-            try start()
+            try startOnAFreePort()
         } catch {
             folder.remove()
             throw error
@@ -64,23 +65,51 @@ public final class PostgresCluster: Sendable {
     /// What a client's environment needs to log in: `PGPASSWORD`.
     public var environment: [String: String] { ["PGPASSWORD": password] }
 
+    /// Starts the server on a port that was free a moment ago. Another process can take that port
+    /// between the look and the server's bind, so a port found taken is given up for another one.
+    private func startOnAFreePort() throws {
+        let attempts = 5
+        for attempt in 1...attempts {
+            let port = try FreePort.find()
+            listeningPort.withLock { $0 = port }
+            do {
+                try start()
+                return
+            } catch is PortTaken where attempt < attempts {
+                continue
+            }
+        }
+    }
+
     /// Starts the server, on the port and data it had, and waits until it takes connections.
     public func start() throws {
-        let (executable, arguments) = asServerUser(programs.postgres, ["-D", dataPath])
+        let (executable, arguments) = asServerUser(programs.postgres, ["-D", dataPath, "-p", String(port)])
         let process = try ChildProcess.start(executable, arguments, in: folder.url)
         server.withLock { $0 = process }
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             guard process.isRunning else {
-                throw TestSetupError(description: "postgres stopped as it started: \(Self.tail(process.standardErrorSoFar))")
+                let output = process.standardErrorSoFar
+                server.withLock { $0 = nil }
+                if output.contains("Address already in use") { throw PortTaken() }
+                throw TestSetupError(description: "postgres stopped as it started: \(Self.tail(output))")
             }
-            let probe = try runProgram(programs.pgIsReady, ["--host", "127.0.0.1", "--port", String(port), "--timeout", "1"], in: folder.url)
-            if probe.status == 0 { return }
+            if isReady { return }
             guard ContinuousClock.now < deadline else {
                 throw TestSetupError(description: "postgres took no connections within 60 s: \(Self.tail(process.standardErrorSoFar))")
             }
             usleep(100_000)
         }
+    }
+
+    /// Whether this cluster's own server says it takes connections, as `pg_ctl` asks: line 8 of
+    /// its `postmaster.pid` reads `ready` once it listens. Asking the port instead could be
+    /// answered by another process's server that took the port first.
+    private var isReady: Bool {
+        guard let pidFile = try? String(contentsOfFile: dataPath + "/postmaster.pid", encoding: .utf8) else { return false }
+        let lines = pidFile.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.count > 7 && lines[3].trimmingCharacters(in: .whitespaces) == String(port)
+            && lines[7].trimmingCharacters(in: .whitespaces) == "ready"
     }
 
     /// Stops the server at once, as `pg_ctl stop --mode fast` does: open connections are
@@ -153,7 +182,6 @@ public final class PostgresCluster: Sendable {
 
             # The throwaway test cluster's own settings.
             listen_addresses = '127.0.0.1'
-            port = \(port)
             unix_socket_directories = ''
             fsync = off
             synchronous_commit = off
@@ -196,6 +224,9 @@ public final class PostgresCluster: Sendable {
     }
 }
 
+/// The server could not bind its port: something else took it first.
+private struct PortTaken: Error {}
+
 /// PostgreSQL cannot run here at all: its programs are not installed, or the process is root
 /// and there is no `postgres` user to run the server as.
 public struct PostgresUnavailable: Error, CustomStringConvertible {
@@ -215,7 +246,6 @@ private struct Programs: Sendable {
     let initdb: URL
     let postgres: URL
     let pgCtl: URL
-    let pgIsReady: URL
     let psql: URL
     let serverAccount: ServerAccount?
 
@@ -223,7 +253,7 @@ private struct Programs: Sendable {
     static let found: Result<Programs, PostgresUnavailable> = {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
-        let names = ["initdb", "postgres", "pg_ctl", "pg_isready", "psql"]
+        let names = ["initdb", "postgres", "pg_ctl", "psql"]
         guard let version = versions.first(where: { version in
             names.allSatisfy { FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/\($0)") }
         }) else {
@@ -245,8 +275,7 @@ private struct Programs: Sendable {
         }
         return .success(Programs(
             initdb: bin.appendingPathComponent("initdb"), postgres: bin.appendingPathComponent("postgres"),
-            pgCtl: bin.appendingPathComponent("pg_ctl"), pgIsReady: bin.appendingPathComponent("pg_isready"),
-            psql: bin.appendingPathComponent("psql"), serverAccount: account
+            pgCtl: bin.appendingPathComponent("pg_ctl"), psql: bin.appendingPathComponent("psql"), serverAccount: account
         ))
     }()
 }
