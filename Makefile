@@ -46,7 +46,7 @@ demo: build $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 # threads, which those waits resume on), and the tests that bound what a request costs (beside
 # hundreds of others on two cores, a second of drawing takes several). The tile store's other
 # tests run apart from the rest, as they write files through Python.
-TIMING_TESTS = '^(TileStoreTests\.UpstreamTimingTests|MapServerTests\.FairTurnsTests|MapRenderTests\.RouteCostTests|TransitTests\.TripTimeFillingTests)'
+TIMING_TESTS = '^(TileStoreTests\.UpstreamTimingTests|MapServerTests\.FairTurnsTests|MapServerTests\.StopTests/(graceIsBounded|secondSignalEndsGrace)|MapRenderTests\.RouteCostTests|TransitTests\.TripTimeFillingTests)'
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --skip '^TileStoreTests\.' --skip $(TIMING_TESTS)

@@ -62,8 +62,8 @@ public final class MapServerApp: Sendable {
         return registry
     }()
 
-    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and returns.
-    /// `onListening` gets the bound port (useful with port 0).
+    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish, for
+    /// `ShutdownGrace.period` at most, and returns. `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = configuration.logger
         let flusher = PeriodicFlush(tiles: tiles, storageHealth: storageHealth)
@@ -84,7 +84,7 @@ public final class MapServerApp: Sendable {
         )
         let stopped: Result<Void, any Error>
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await ShutdownGrace(logger: logger).run([app])
             stopped = .success(())
         } catch {
             stopped = .failure(error)

@@ -11,9 +11,10 @@ final class RawConnection: @unchecked Sendable {
     private let socket: Int32
     private(set) var received: [UInt8] = []
 
-    /// Connects from `source`; throws when the connection is refused.
-    init(port: Int, from source: String = "127.0.0.1") throws {
-        socket = try HTTP.connectedSocket(port: port, from: source)
+    /// Connects from `source`; throws when the connection is refused. With `receiveBuffer`, the
+    /// socket takes at most that many bytes the client has not read (see `HTTP.connectedSocket`).
+    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+        socket = try HTTP.connectedSocket(port: port, from: source, receiveBuffer: receiveBuffer)
     }
 
     deinit { Glibc.close(socket) }

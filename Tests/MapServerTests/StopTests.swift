@@ -77,6 +77,72 @@ import Glibc
         }
     }
 
+    /// The README's figure: connections still open 10 s after the first signal are closed.
+    static let documentedGrace = 10.0
+
+    /// A client that asks for many answers and reads none, so that the server's writes stall.
+    /// The requests are sent from a thread of their own: once the server stops reading, the
+    /// rest of them wait in the client's send, which must not hold up the test.
+    private static func nonReadingClient(port: Int) async throws -> RawConnection {
+        let connection = try await onThread { try RawConnection(port: port, receiveBuffer: 1) }
+        Thread { connection.send(String(repeating: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 5_000)) }.start()
+        return connection
+    }
+
+    /// Waits until the server on `port` has stopped writing to its client: answers queued that
+    /// the client has not taken (the send queue of the server's side, from /proc/net/tcp), the
+    /// same in two looks half a second apart. How much queues depends on the kernel's buffer
+    /// sizing, so no amount is asked for beyond one answer's worth.
+    private static func waitForStalledWrites(port: Int) async throws {
+        let localPort = ":" + String(format: "%04X", port)
+        func queuedToSend() -> Int? {
+            // Read to its end: reading by the file's size would stop at its first page, and the
+            // table grows past that when other tests hold many connections.
+            let table = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()).flatMap { String(decoding: $0, as: UTF8.self) } ?? ""
+            for line in table.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count > 4, fields[1].hasSuffix(localPort), fields[3] == "01" else { continue }
+                return Int(fields[4].split(separator: ":")[0], radix: 16)
+            }
+            return nil
+        }
+        try await waitUntil("the server's writes stall", deadline: 60) {
+            guard let queued = queuedToSend(), queued > 16_384 else { return false }
+            try await Task.sleep(for: .milliseconds(500))
+            return queuedToSend() == queued
+        }
+    }
+
+    @Test("SIGTERM with a client that reads nothing: the process exits once the grace period is over")
+    func graceIsBounded() async throws {
+        let cache = try TemporaryDirectory("stop-grace")
+        defer { cache.remove() }
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let client = try await Self.nonReadingClient(port: server.port)
+        defer { withExtendedLifetime(client) {} }
+        try await Self.waitForStalledWrites(port: server.port)
+        let signalled = Date()
+        server.send(SIGTERM)
+        let status = try await exitStatus(of: server, within: Self.documentedGrace + 5)
+        #expect(status == 0, "\(status.map { "exit status \($0)" } ?? "still running") \(Date().timeIntervalSince(signalled)) s after SIGTERM; standard error: \(server.standardError)")
+    }
+
+    @Test("a second SIGTERM ends the grace period at once")
+    func secondSignalEndsGrace() async throws {
+        let cache = try TemporaryDirectory("stop-second")
+        defer { cache.remove() }
+        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let client = try await Self.nonReadingClient(port: server.port)
+        defer { withExtendedLifetime(client) {} }
+        try await Self.waitForStalledWrites(port: server.port)
+        server.send(SIGTERM)
+        try await Task.sleep(for: .seconds(1))
+        let second = Date()
+        server.send(SIGINT)
+        let status = try await exitStatus(of: server, within: 3)
+        #expect(status == 0, "\(status.map { "exit status \($0)" } ?? "still running") \(Date().timeIntervalSince(second)) s after the second signal; standard error: \(server.standardError)")
+    }
+
     /// The process's exit status, or nil if it is still running after `seconds` (it is then killed).
     private func exitStatus(of server: ServerProcess, within seconds: Double) async throws -> Int32? {
         let exited = Flag()

@@ -139,7 +139,9 @@ enum HTTP {
 
     /// A socket connected to 127.0.0.1:`port`, with 60 s send and receive timeouts, from
     /// `source` (another loopback address stands for another client).
-    static func connectedSocket(port: Int, from source: String = "127.0.0.1") throws -> Int32 {
+    /// With `receiveBuffer`, the socket's receive buffer is set to that size (the system's least
+    /// at most) before it connects, when it still bounds the window the server is offered.
+    static func connectedSocket(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSetupError(description: "socket: errno \(errno)") }
         guard withIPv4Address(source, port: 0, { bind(socket, $0, $1) }) == 0 else {
@@ -151,6 +153,7 @@ enum HTTP {
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         guard withIPv4Address("127.0.0.1", port: port, { connect(socket, $0, $1) }) == 0 else {
             let error = errno
             close(socket)
