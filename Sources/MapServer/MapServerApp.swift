@@ -222,7 +222,7 @@ public final class MapServerApp: Sendable {
         do {
             return try await routes.route(id: id)
         } catch {
-            throw HTTPProblem.cannotRead("route '\(id)' cannot be read", error)
+            throw cannotRead("route '\(id)' cannot be read", error)
         }
     }
 

@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import Hummingbird
+import Logging
 import MapGeometry
 import Screens
 import TileStore
@@ -26,7 +27,7 @@ extension MapServerApp {
         } catch let error as RouteQuotaExceeded {
             throw HTTPProblem(status: HTTPProblem.insufficientStorage, message: "the route is not stored: \(error.description)")
         } catch let error as CacheError {
-            throw HTTPProblem.cannotStore("the route is not stored", error)
+            throw cannotStore("the route is not stored", error)
         }
         var headers: HTTPFields = [.location: "/routes/\(route.id)", .cacheControl: "no-store"]
         if base.fromHost { headers[.vary] = "Host" }
@@ -40,7 +41,7 @@ extension MapServerApp {
         do {
             deleted = try await routes.delete(id: id)
         } catch {
-            throw HTTPProblem.cannotStore("route '\(id)' is not deleted", error)
+            throw cannotStore("route '\(id)' is not deleted", error)
         }
         guard deleted else { throw HTTPProblem.notFound("route '\(id)' is not known") }
         return Response(status: .noContent)
@@ -65,7 +66,7 @@ extension MapServerApp {
         } catch let error as InvalidRouteCursor {
             throw HTTPProblem.badRequest(error.description)
         } catch let error as CacheError {
-            throw HTTPProblem.cannotRead("the routes cannot be listed", error)
+            throw cannotRead("the routes cannot be listed", error)
         }
         return try linkedResponse(request, cacheControl: "no-cache") { base in
             var document: [String: Any] = ["routes": page.ids.map { base + "/routes/\($0)" }, "total": page.total]
@@ -104,6 +105,24 @@ extension MapServerApp {
         return JSONBody.response(document(base.url), headers: headers)
     }
 
+    /// A write the server could not make: its storage failed (a full disk, say). Not the
+    /// client's fault, and reads carry on, so: 503, to be tried again later. Why goes to the
+    /// log: it names files and databases, which are the operator's business, not the client's.
+    func cannotStore(_ what: String, _ error: Error) -> HTTPProblem {
+        configuration.logger.warning("\(what): \(error)")
+        return HTTPProblem(
+            status: .serviceUnavailable, message: "\(what): the server cannot write to its storage now",
+            headers: [.retryAfter: Self.storageRetryAfter]
+        )
+    }
+
+    /// A read the server could not make: its storage is unavailable (a shared database that is
+    /// down, say). Not the client's fault: 503, to be tried again shortly. Why goes to the log.
+    func cannotRead(_ what: String, _ error: CacheError) -> HTTPProblem {
+        configuration.logger.warning("\(what): \(error)")
+        return HTTPProblem(status: .serviceUnavailable, message: "\(what): the server cannot read its storage now", headers: [.retryAfter: "1"])
+    }
+
     /// Refuses a write the client may not make (401, 403) or not make yet (429).
     private func admitWrite(_ request: Request, context: MapRequestContext) throws {
         try writeAccess.check(request)
@@ -121,19 +140,4 @@ extension MapServerApp {
 extension HTTPProblem {
     /// 507: the store is at its quota (RFC 4918).
     static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-
-    /// A write the server could not make: its storage failed (a full disk, say). Not the
-    /// client's fault, and reads carry on, so: 503, to be tried again later.
-    static func cannotStore(_ what: String, _ error: Error) -> HTTPProblem {
-        HTTPProblem(
-            status: .serviceUnavailable, message: "\(what): the server cannot write to its storage (\(error))",
-            headers: [.retryAfter: MapServerApp.storageRetryAfter]
-        )
-    }
-
-    /// A read the server could not make: its storage is unavailable (a shared database that is
-    /// down, say). Not the client's fault: 503, to be tried again shortly.
-    static func cannotRead(_ what: String, _ error: CacheError) -> HTTPProblem {
-        HTTPProblem(status: .serviceUnavailable, message: "\(what): \(error)", headers: [.retryAfter: "1"])
-    }
 }

@@ -110,6 +110,87 @@ struct SharedCacheTests {
         }
     }
 
+    @Test("with the tiles table refused while serving: no 5xx, /healthz degraded, the log says why, and service recovers")
+    func databaseRefusesStatements() async throws {
+        try await SharedCacheRig.with(instances: 1) { rig in
+            let server = rig.instances[0]
+            #expect(try await HTTP.get(server.url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status == 200)
+            // Every statement on the tiles now fails with SQLSTATE 42P01, as it would with 42501
+            // for rights taken away: the database answers, but refuses the cache's work.
+            try rig.cluster.psql("ALTER TABLE mapframe_tiles RENAME TO mapframe_tiles_aside", database: "tiles")
+            var statuses: [Int] = []
+            for offset in 0..<12 {
+                let tile = TileID(z: 16, x: Self.tile.x + offset % 4, y: Self.tile.y + offset / 4)
+                statuses.append(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let healthText = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self)
+            #expect(healthText == #"{"reason":"cache unavailable","status":"degraded"}"#, "\(healthText)")
+            let log = server.child.standardErrorSoFar
+            #expect(log.contains("is unavailable") && log.contains("42P01"), "\(log.suffix(800))")
+
+            try rig.cluster.psql("ALTER TABLE mapframe_tiles_aside RENAME TO mapframe_tiles", database: "tiles")
+            var recovered = false
+            for _ in 0..<60 where !recovered {
+                try await Task.sleep(for: .milliseconds(250))
+                recovered = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
+            }
+            #expect(recovered, "healthz did not return to ok once the table was back")
+            let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
+            #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
+            let stored = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
+            #expect(stored == "1", "\(stored)")
+        }
+    }
+
+    @Test("route writes while the database's backends are killed again and again: each answered within the statement timeout, 201 or a 503 that names no internals, and every 201 stored")
+    func routeWritesThroughBackendKills() async throws {
+        try await SharedCacheRig.with(instances: 0) { rig in
+            let server = try await ServeInstance.start(
+                ["--cache", rig.databaseURL, "--style-file", rig.style, "--write-rate-limit", "100000"], environment: rig.environment, in: rig.workspace, name: "writer"
+            )
+            defer { server.stop() }
+            let bounds = Self.tile.bounds
+            let body = Data("""
+                {"type": "LineString", "coordinates": [[\(bounds.west - 0.001), \(bounds.south - 0.001)], [\(bounds.east + 0.001), \(bounds.north + 0.001)]]}
+                """.utf8)
+            let killer = Task {
+                for _ in 0..<20 {
+                    _ = try? rig.cluster.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'tiles' AND pid <> pg_backend_pid()")
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            // The statement timeout (5 s) and a margin for a loaded machine.
+            let longestWait = 8.0
+            let answers = try await withThrowingTaskGroup(of: [(status: Int, seconds: Double, body: String, id: String?)].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var answers: [(status: Int, seconds: Double, body: String, id: String?)] = []
+                        for _ in 0..<30 {
+                            let started = Date()
+                            let answer = try await HTTP.post(server.url("routes"), body: body, contentType: "application/geo+json")
+                            let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String
+                            answers.append((answer.status, Date().timeIntervalSince(started), String(decoding: answer.body, as: UTF8.self), id))
+                        }
+                        return answers
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            _ = await killer.result
+            let slow = answers.filter { $0.seconds > longestWait }
+            #expect(slow.isEmpty, "\(slow.count) writes took over \(longestWait) s: \(slow.map(\.seconds))")
+            let unexpected = answers.filter { ![201, 503].contains($0.status) }
+            #expect(unexpected.isEmpty, "\(unexpected.map { "\($0.status) \($0.body)" })")
+            let leaky = answers.filter { $0.status == 503 && ($0.body.contains("postgres") || $0.body.contains(".swift") || $0.body.contains("127.0.0.1")) }
+            #expect(leaky.isEmpty, "\(leaky.first?.body ?? "")")
+            let acknowledged = Set(answers.compactMap(\.id))
+            let stored = Set(try rig.cluster.psql("SELECT id FROM mapframe_routes", database: "tiles").split(separator: "\n").map(String.init))
+            #expect(acknowledged.isSubset(of: stored), "\(acknowledged.subtracting(stored).count) acknowledged routes are not stored")
+            #expect(acknowledged.count > 0)
+        }
+    }
+
     @Test("each tile served from the database costs one statement, its lookup, counted by pg_stat_statements")
     func oneStatementPerLookup() async throws {
         try await SharedCacheRig.with(instances: 0, preloading: ["pg_stat_statements"]) { rig in

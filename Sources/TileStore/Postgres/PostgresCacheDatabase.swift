@@ -159,24 +159,33 @@ public final class PostgresCacheDatabase: Sendable {
     }
 
     /// What came first: `body`'s result, or the end of `statementTimeout`. At the timeout, the
-    /// wait for a connection is cancelled, or the connection `body` holds is closed, which ends its
-    /// statement; either way `body` ends soon after. One timer a round trip, which carries many
-    /// lookups under load (`LookupBatches`).
+    /// wait for a connection is cancelled, or the connection `body` holds is closed, which ends
+    /// its statement. The caller does not wait for `body` to end: PostgresNIO 1.33 never
+    /// answers a statement sent on a connection the server has already closed (its backend
+    /// killed between two statements of a transaction, say), so such a `body` never ends. One
+    /// timer a round trip, which carries many lookups under load (`LookupBatches`).
     private static func withStatementTimeout<T: Sendable>(_ body: @escaping @Sendable (HeldConnection) async throws -> T) async -> Race<T> {
         let held = HeldConnection()
-        return await withTaskGroup(of: Race<T>.self) { group in
-            group.addTask {
-                do { return .answered(.success(try await body(held))) } catch { return .answered(.failure(error)) }
-            }
-            group.addTask {
-                do { try await Task.sleep(for: statementTimeout) } catch { return .answered(.failure(CancellationError())) }
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            if case .timedOut = first { held.close() }
-            return first
+        let (outcomes, report) = AsyncStream.makeStream(of: Race<T>.self)
+        let work = Task {
+            do { report.yield(.answered(.success(try await body(held)))) } catch { report.yield(.answered(.failure(error))) }
         }
+        let timer = Task {
+            guard (try? await Task.sleep(for: statementTimeout)) != nil else { return }
+            report.yield(.timedOut)
+        }
+        defer { timer.cancel() }
+        // The wait ends early when the caller is cancelled.
+        var first = outcomes.makeAsyncIterator()
+        let outcome = await first.next() ?? .answered(.failure(CancellationError()))
+        switch outcome {
+        case .answered(.success): break
+        case .answered(.failure): work.cancel()
+        case .timedOut:
+            work.cancel()
+            held.close()
+        }
+        return outcome
     }
 
     private enum Race<T: Sendable>: Sendable {
@@ -211,10 +220,18 @@ public final class PostgresCacheDatabase: Sendable {
         return .unavailable(cache: address.description, reason: reason)
     }
 
-    /// A connection failure makes the database unavailable; a statement the server refused is a
-    /// database error. Neither message holds the password, which PostgreSQL never repeats.
+    /// A connection failure makes the database unavailable, and so does a statement the server
+    /// refused for a reason that will refuse the next one too: a table gone or its rights taken
+    /// away (class 42), a read-only server (25), a full disk (53), a statement timeout (57). Only a
+    /// failure of that one statement's data (22, 23) or of its transaction against another (40)
+    /// is a database error of its own. No message holds the password, which PostgreSQL never
+    /// repeats.
     private func classify(_ error: any Error, operation: String) -> CacheError {
         if let error = error as? CacheError { return error }
+        // A transaction's error wraps the statement's; its own description names source files.
+        if let failed = error as? PostgresTransactionError, let cause = failed.beginError ?? failed.closureError ?? failed.commitError {
+            return classify(cause, operation: operation)
+        }
         if let error = error as? PostgresSchema.NewerSchema {
             return .database(cache: address.description, operation: operation, message: error.description)
         }
@@ -227,12 +244,11 @@ public final class PostgresCacheDatabase: Sendable {
         guard error.code == .server, let state = error.serverInfo?[.sqlState] else {
             return markUnavailable("\(error.code)")
         }
-        let message = error.serverInfo?[.message] ?? "SQLSTATE \(state)"
-        // Connection exceptions (08), authentication (28), resources (53) and shutdown (57P0x).
-        if ["08", "28", "53"].contains(String(state.prefix(2))) || state.hasPrefix("57P0") {
-            return markUnavailable("\(message) (SQLSTATE \(state))")
+        let message = "\(error.serverInfo?[.message] ?? "refused") (SQLSTATE \(state))"
+        if ["22", "23", "40"].contains(String(state.prefix(2))) {
+            return .database(cache: address.description, operation: operation, message: message)
         }
-        return .database(cache: address.description, operation: operation, message: "\(message) (SQLSTATE \(state))")
+        return markUnavailable(message)
     }
 
     // MARK: - Opening
