@@ -114,8 +114,10 @@ public final class ChildProcess: Sendable {
     /// What the program has written to standard error so far.
     public var standardErrorSoFar: String { log("stderr") }
 
-    /// Sends `signal` to the program, such as SIGKILL to stop it dead.
+    /// Sends `signal` to the program, such as SIGKILL to stop it dead; nothing once it has ended,
+    /// when its process id may already be another process's.
     public func send(_ signal: Int32) {
+        guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
     }
 

@@ -14,6 +14,9 @@ final class DevToolsPipe {
     private var nextID = 1
 
     init(chromium: URL, headlessFlag: String, profile: String) throws {
+        // A browser that has died must fail the test with a clear error: a write to its pipe
+        // then raises SIGPIPE, which would end the whole test process without a word.
+        signal(SIGPIPE, SIG_IGN)
         var commands: [Int32] = [0, 0], answers: [Int32] = [0, 0]
         guard pipe(&commands) == 0, pipe(&answers) == 0 else { throw BrowserTestError(description: "cannot make pipes: errno \(errno)") }
         // Moved clear of 3 and 4, so that putting one end on 3 cannot overwrite the other.
@@ -50,7 +53,7 @@ final class DevToolsPipe {
         var bytes = try JSONSerialization.data(withJSONObject: message)
         bytes.append(0)
         let written = bytes.withUnsafeBytes { write(toBrowser, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw BrowserTestError(description: "\(method): cannot write to Chromium") }
+        guard written == bytes.count else { throw BrowserTestError(description: "\(method): cannot write to Chromium: \(String(cString: strerror(errno)))") }
         let deadline = ContinuousClock.now + timeout
         while true {
             let answer = try readMessage(until: deadline, waitingFor: method)
