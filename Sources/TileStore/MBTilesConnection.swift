@@ -120,7 +120,7 @@ final class MBTilesConnection: Sendable {
 
     /// Applies the migrations the file lacks.
     func migrate() throws(CacheError) {
-        try using("make MapFrame's tables", writing: true) { database in try Self.migrator.migrate(database) }
+        try using("make MapFrame's tables", writing: true) { database in try Self.applyMigrations(database) }
     }
 
     func vacuum() throws(CacheError) {
@@ -141,7 +141,7 @@ final class MBTilesConnection: Sendable {
             // processes creating the same file wait for each other instead of failing.
             try switchToWriteAheadLog(queue)
             try queue.write { db in try db.execute(sql: mbtilesSchema) }
-            try migrator.migrate(queue)
+            try applyMigrations(queue)
         }
     }
 
@@ -173,6 +173,18 @@ final class MBTilesConnection: Sendable {
         CREATE UNIQUE INDEX IF NOT EXISTS metadata_name ON metadata (name);
 
         """
+
+    /// Applies the migrations `writer`'s file lacks. GRDB looks at which are applied before it
+    /// takes the write lock, so two processes migrating one file at once (two seeds making a new
+    /// cache) may both run the same one; the second fails on GRDB's record of it, its work rolled
+    /// back, and on a second look finds it applied.
+    static func applyMigrations(_ writer: some DatabaseWriter) throws {
+        do {
+            try migrator.migrate(writer)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            try migrator.migrate(writer)
+        }
+    }
 
     /// MapFrame's side tables, made by numbered migrations that GRDB records in the file.
     /// MBTiles readers ignore extra tables; these hold what the format has no place for:
