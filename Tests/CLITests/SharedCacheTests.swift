@@ -143,7 +143,7 @@ struct SharedCacheTests {
         }
     }
 
-    @Test("route writes while the database's backends are killed again and again: each answered within the statement timeout, 201 or a 503 that names no internals, and every 201 stored")
+    @Test("route writes and cold tiles while the database's backends are killed again and again: each answered within the statement timeout; writes 201 or a 503 that names no internals, every 201 stored; tiles 200")
     func routeWritesThroughBackendKills() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in
             let server = try await ServeInstance.start(
@@ -162,6 +162,18 @@ struct SharedCacheTests {
             }
             // The statement timeout (5 s) and a margin for a loaded machine.
             let longestWait = 8.0
+            // Cold tiles meanwhile: their turns to fetch are taken on the lock connection, which
+            // the kills break too.
+            let coldTiles = Task {
+                var answers: [(status: Int, seconds: Double)] = []
+                for offset in 0..<40 {
+                    let tile = TileID(z: 16, x: Self.tile.x + offset % 8, y: Self.tile.y + offset / 8)
+                    let started = Date()
+                    let answer = try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png"))
+                    answers.append((answer.status, Date().timeIntervalSince(started)))
+                }
+                return answers
+            }
             let answers = try await withThrowingTaskGroup(of: [(status: Int, seconds: Double, body: String, id: String?)].self) { group in
                 for _ in 0..<4 {
                     group.addTask {
@@ -178,6 +190,8 @@ struct SharedCacheTests {
                 return try await group.reduce(into: []) { $0 += $1 }
             }
             _ = await killer.result
+            let tileAnswers = try await coldTiles.value
+            #expect(tileAnswers.allSatisfy { $0.status == 200 && $0.seconds <= longestWait }, "\(tileAnswers)")
             let slow = answers.filter { $0.seconds > longestWait }
             #expect(slow.isEmpty, "\(slow.count) writes took over \(longestWait) s: \(slow.map(\.seconds))")
             let unexpected = answers.filter { ![201, 503].contains($0.status) }

@@ -158,39 +158,17 @@ public final class PostgresCacheDatabase: Sendable {
         }
     }
 
-    /// What came first: `body`'s result, or the end of `statementTimeout`. At the timeout, the
-    /// wait for a connection is cancelled, or the connection `body` holds is closed, which ends
-    /// its statement. The caller does not wait for `body` to end: PostgresNIO 1.33 never
-    /// answers a statement sent on a connection the server has already closed (its backend
-    /// killed between two statements of a transaction, say), so such a `body` never ends. One
-    /// timer a round trip, which carries many lookups under load (`LookupBatches`).
-    private static func withStatementTimeout<T: Sendable>(_ body: @escaping @Sendable (HeldConnection) async throws -> T) async -> Race<T> {
+    /// What came first: `body`'s result, or the end of `statementTimeout` (`StatementDeadline`).
+    /// At the timeout, the wait for a connection is cancelled, or the connection `body` holds is
+    /// closed, which ends its statement. One timer a round trip, which carries many lookups
+    /// under load (`LookupBatches`).
+    private static func withStatementTimeout<T: Sendable>(
+        _ body: @escaping @Sendable (HeldConnection) async throws -> T
+    ) async -> StatementDeadline.Outcome<T> {
         let held = HeldConnection()
-        let (outcomes, report) = AsyncStream.makeStream(of: Race<T>.self)
-        let work = Task {
-            do { report.yield(.answered(.success(try await body(held)))) } catch { report.yield(.answered(.failure(error))) }
-        }
-        let timer = Task {
-            guard (try? await Task.sleep(for: statementTimeout)) != nil else { return }
-            report.yield(.timedOut)
-        }
-        defer { timer.cancel() }
-        // The wait ends early when the caller is cancelled.
-        var first = outcomes.makeAsyncIterator()
-        let outcome = await first.next() ?? .answered(.failure(CancellationError()))
-        switch outcome {
-        case .answered(.success): break
-        case .answered(.failure): work.cancel()
-        case .timedOut:
-            work.cancel()
-            held.close()
-        }
+        let outcome = await StatementDeadline.race(statementTimeout) { try await body(held) }
+        if case .timedOut = outcome { held.close() }
         return outcome
-    }
-
-    private enum Race<T: Sendable>: Sendable {
-        case answered(Result<T, any Error>)
-        case timedOut
     }
 
     /// The connection a statement is running on, so that a timeout can close it.

@@ -140,25 +140,12 @@ final class PostgresFetchTurns: Sendable {
             throw .unavailable(cache: "PostgreSQL", reason: "the lock connection could not be made")
         }
         let logger = logger
-        let answer = await withTaskGroup(of: Result<[Statement.Row], any Error>?.self) { race in
-            race.addTask {
-                do {
-                    var rows: [Statement.Row] = []
-                    for try await row in try await lockConnection.execute(statement, logger: logger) { rows.append(row) }
-                    return .success(rows)
-                } catch {
-                    return .failure(error)
-                }
-            }
-            race.addTask { [statementTimeout] in
-                try? await Task.sleep(for: statementTimeout)
-                return nil
-            }
-            let first = await race.next() ?? nil
-            race.cancelAll()
-            return first
+        let answer = await StatementDeadline.race(statementTimeout) {
+            var rows: [Statement.Row] = []
+            for try await row in try await lockConnection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
         }
-        guard case .success(let rows)? = answer else {
+        guard case .answered(.success(let rows)) = answer else {
             connection.withLock { if $0 === lockConnection { $0 = nil } }
             let _: EventLoopFuture<Void> = lockConnection.close()
             throw .unavailable(cache: "PostgreSQL", reason: "the lock connection failed")
