@@ -239,6 +239,29 @@ struct SharedCacheTests {
         }
     }
 
+    @Test("/healthz asked 20 times in a row costs the database one check a second, however many stores share it")
+    func healthChecksShareOneLook() async throws {
+        try await SharedCacheRig.with(instances: 0, preloading: ["pg_stat_statements"]) { rig in
+            let server = try await ServeInstance.start(
+                ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: rig.workspace, name: "server"
+            )
+            defer { server.stop() }
+            try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
+            let started = Date()
+            for _ in 0..<20 {
+                #expect(try await HTTP.get(server.url("healthz")).status == 200)
+            }
+            let seconds = Date().timeIntervalSince(started)
+            let checks = try rig.cluster.psql("""
+                SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'tiles') AND query = 'SELECT $1'
+                """, database: "tiles")
+            // One look a second at most: one, or two when the asking spans a second's end.
+            let allowed = Int(seconds.rounded(.up)) + 1
+            #expect((Int(checks) ?? .max) <= allowed, "\(checks) checks in \(seconds) s")
+        }
+    }
+
     @Test("an MBTiles cache copied to PostgreSQL and back keeps every tile's bytes and freshness, and its routes")
     func copyRoundTrip() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in

@@ -40,6 +40,10 @@ public final class PostgresCacheDatabase: Sendable {
     /// The advisory locks through which instances take turns to fetch a tile.
     let fetchTurns: PostgresFetchTurns
     private let outage = Mutex<Outage?>(nil)
+    /// The last look `unavailableReason()` took at the database, so that the stores sharing it
+    /// (each style's tiles, and the routes) and a health check polled often cost one statement
+    /// a `retryInterval`, not one each.
+    private let lastLook = Mutex<(at: Date, reason: String?)?>(nil)
 
     /// postgres-nio's own logging, which only says what the errors MapFrame reports say.
     static let quietLogger: Logger = {
@@ -112,17 +116,22 @@ public final class PostgresCacheDatabase: Sendable {
 
     // MARK: - Health
 
-    /// Asks the database whether it is there (at most once per `retryInterval` while it is not):
-    /// why it is unavailable, or nil when it answered.
+    /// Asks the database whether it is there, at most once per `retryInterval`: why it is
+    /// unavailable, or nil when it answered. A failure of any statement since is said at once.
     public func unavailableReason() async -> String? {
+        if let reason = activeOutage() { return reason }
+        if let last = lastLook.withLock({ $0 }), Date().timeIntervalSince(last.at) < Self.retryInterval { return last.reason }
+        let reason: String?
         do throws(CacheError) {
             try await run("check the database") { connection in try await connection.query("SELECT 1", logger: Self.quietLogger) }
-            return nil
-        } catch .unavailable(_, let reason) {
-            return reason
+            reason = nil
+        } catch .unavailable(_, let why) {
+            reason = why
         } catch {
-            return error.description
+            reason = error.description
         }
+        lastLook.withLock { $0 = (Date(), reason) }
+        return reason
     }
 
     /// `unavailableReason()`, naming the database.
