@@ -136,10 +136,16 @@ struct SharedCacheTests {
                 recovered = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
             }
             #expect(recovered, "healthz did not return to ok once the table was back")
-            let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
-            #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
-            let stored = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
-            #expect(stored == "1", "\(stored)")
+            // Tiles fetched now are stored again. On a loaded machine one store may still miss
+            // the statement timeout, and its tile is then kept in memory only: the first of a few
+            // new tiles to be stored shows the cache is back.
+            var storedOne = false
+            for offset in 7..<17 where !storedOne {
+                let fresh = TileID(z: 16, x: Self.tile.x + offset, y: Self.tile.y)
+                #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
+                storedOne = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles") == "1"
+            }
+            #expect(storedOne, "no tile fetched after the table came back was stored: \(server.child.standardErrorSoFar.suffix(800))")
         }
     }
 

@@ -153,7 +153,15 @@ public final class PostgresCacheDatabase: Sendable {
             try await client.withConnection { connection in
                 held.hold(connection)
                 defer { held.hold(nil) }
-                return try await body(connection)
+                do {
+                    return try await body(connection)
+                } catch {
+                    // PostgresNIO keeps a statement that failed to prepare as failed on its
+                    // connection for good: such a connection would refuse it even once the
+                    // database takes it again, so it goes rather than back to the pool.
+                    if Self.refusesAgain(error) { try? await connection.close() }
+                    throw error
+                }
             }
         }
         switch result {
@@ -232,10 +240,18 @@ public final class PostgresCacheDatabase: Sendable {
             return markUnavailable("\(error.code)")
         }
         let message = "\(error.serverInfo?[.message] ?? "refused") (SQLSTATE \(state))"
-        if ["22", "23", "40"].contains(String(state.prefix(2))) {
-            return .database(cache: address.description, operation: operation, message: message)
-        }
+        guard Self.refusesAgain(error) else { return .database(cache: address.description, operation: operation, message: message) }
         return markUnavailable(message)
+    }
+
+    /// Whether `error` is the server refusing a statement for a reason that will refuse the next
+    /// one too (`classify`): any SQLSTATE but a failure of the statement's own data (22, 23) or a
+    /// clash with another transaction (40).
+    private static func refusesAgain(_ error: any Error) -> Bool {
+        let wrapped = error as? PostgresTransactionError
+        let cause = wrapped.flatMap { $0.beginError ?? $0.closureError ?? $0.commitError } ?? error
+        guard let refusal = cause as? PSQLError, refusal.code == .server, let state = refusal.serverInfo?[.sqlState] else { return false }
+        return !["22", "23", "40"].contains(String(state.prefix(2)))
     }
 
     // MARK: - Opening
