@@ -223,10 +223,7 @@ public final class PostgresCacheDatabase: Sendable {
     /// repeats.
     private func classify(_ error: any Error, operation: String) -> CacheError {
         if let error = error as? CacheError { return error }
-        // A transaction's error wraps the statement's; its own description names source files.
-        if let failed = error as? PostgresTransactionError, let cause = failed.beginError ?? failed.closureError ?? failed.commitError {
-            return classify(cause, operation: operation)
-        }
+        let error = Self.statementError(in: error)
         if let error = error as? PostgresSchema.NewerSchema {
             return .database(cache: address.description, operation: operation, message: error.description)
         }
@@ -248,10 +245,16 @@ public final class PostgresCacheDatabase: Sendable {
     /// one too (`classify`): any SQLSTATE but a failure of the statement's own data (22, 23) or a
     /// clash with another transaction (40).
     private static func refusesAgain(_ error: any Error) -> Bool {
-        let wrapped = error as? PostgresTransactionError
-        let cause = wrapped.flatMap { $0.beginError ?? $0.closureError ?? $0.commitError } ?? error
-        guard let refusal = cause as? PSQLError, refusal.code == .server, let state = refusal.serverInfo?[.sqlState] else { return false }
+        guard let refusal = statementError(in: error) as? PSQLError, refusal.code == .server,
+              let state = refusal.serverInfo?[.sqlState] else { return false }
         return !["22", "23", "40"].contains(String(state.prefix(2)))
+    }
+
+    /// The statement's error a transaction's error wraps, or `error` itself: the wrapper's own
+    /// description names PostgresNIO's source files, and says nothing more.
+    private static func statementError(in error: any Error) -> any Error {
+        guard let failed = error as? PostgresTransactionError else { return error }
+        return failed.beginError ?? failed.closureError ?? failed.commitError ?? error
     }
 
     // MARK: - Opening
