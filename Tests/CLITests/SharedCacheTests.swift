@@ -542,22 +542,14 @@ struct LoadBalancer {
         """
     }
 
-    /// Starts nginx on a port that was free a moment ago, and on another one when something
-    /// else took it before nginx could bind it.
+    /// Starts nginx on a free port (`FreePort.retrying`).
     init(ports: [Int], in workspace: Workspace) throws {
-        for _ in 1..<5 {
-            do {
-                (process, port) = try Self.start(instancePorts: ports, in: workspace)
-                return
-            } catch let error as TestSetupError where error.description.contains("Address already in use") {
-                continue
-            }
-        }
-        (process, port) = try Self.start(instancePorts: ports, in: workspace)
+        (process, port) = try FreePort.retrying({ port in (try Self.start(instancePorts: ports, port: port, in: workspace), port) }, whenTaken: { error in
+            (error as? TestSetupError)?.description.contains("Address already in use") == true
+        })
     }
 
-    private static func start(instancePorts ports: [Int], in workspace: Workspace) throws -> (ChildProcess, Int) {
-        let port = try FreePort.find()
+    private static func start(instancePorts ports: [Int], port: Int, in workspace: Workspace) throws -> ChildProcess {
         let prefix = workspace.path("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: prefix + "/error.log")
@@ -586,7 +578,7 @@ struct LoadBalancer {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        return (process, port)
+        return process
     }
 
     /// Starts wrk on `paths` in turn for `seconds`, counting answers by status.

@@ -21,6 +21,19 @@ public enum FreePort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Starts something on a port that was free a moment ago, and again on another when `isTaken`
+    /// says, from its error, that another process bound the port first; five tries in all.
+    public static func retrying<T>(_ start: (Int) throws -> T, whenTaken isTaken: (any Error) -> Bool) throws -> T {
+        for _ in 1..<5 {
+            do {
+                return try start(try find())
+            } catch where isTaken(error) {
+                continue
+            }
+        }
+        return try start(try find())
+    }
+
     /// Whether something accepts connections on the port.
     public static func isListening(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -65,20 +65,12 @@ public final class PostgresCluster: Sendable {
     /// What a client's environment needs to log in: `PGPASSWORD`.
     public var environment: [String: String] { ["PGPASSWORD": password] }
 
-    /// Starts the server on a port that was free a moment ago. Another process can take that port
-    /// between the look and the server's bind, so a port found taken is given up for another one.
+    /// Starts the server on a free port (`FreePort.retrying`).
     private func startOnAFreePort() throws {
-        let attempts = 5
-        for attempt in 1...attempts {
-            let port = try FreePort.find()
+        try FreePort.retrying({ port in
             listeningPort.withLock { $0 = port }
-            do {
-                try start()
-                return
-            } catch is PortTaken where attempt < attempts {
-                continue
-            }
-        }
+            try start()
+        }, whenTaken: { $0 is PortTaken })
     }
 
     /// Starts the server, on the port and data it had, and waits until it takes connections.
