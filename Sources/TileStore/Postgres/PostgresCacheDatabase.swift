@@ -116,15 +116,20 @@ public final class PostgresCacheDatabase: Sendable {
 
     // MARK: - Health
 
-    /// Asks the database whether it is there, at most once per `retryInterval`: why it is
-    /// unavailable, or nil when it answered. A failure of any statement since is said at once.
+    /// Asks the database whether it is there and takes the cache's work (`healthCheck`), at most
+    /// once per `retryInterval`: why it is unavailable, or nil when it answered. A failure of any statement since is said at once.
     public func unavailableReason() async -> String? {
         if let reason = activeOutage() { return reason }
         if let last = lastLook.withLock({ $0 }), Date().timeIntervalSince(last.at) < Self.retryInterval { return last.reason }
         let reason: String?
         do throws(CacheError) {
-            try await run("check the database") { connection in try await connection.query("SELECT 1", logger: Self.quietLogger) }
-            reason = nil
+            let allowed = try await run("check the database") { connection -> Bool in
+                for try await (allowed,) in try await connection.query(Self.healthCheck, logger: Self.quietLogger).decode((Bool,).self) {
+                    return allowed
+                }
+                return false
+            }
+            reason = allowed ? nil : "this role may not read and write the cache's tables"
         } catch .unavailable(_, let why) {
             reason = why
         } catch {
@@ -133,6 +138,15 @@ public final class PostgresCacheDatabase: Sendable {
         lastLook.withLock { $0 = (Date(), reason) }
         return reason
     }
+
+    /// What a health check asks: whether the cache's tables are there and this role may do its
+    /// work on them, so that a database that answers yet refuses that work (a table gone, its
+    /// rights taken away) is not counted well. From the catalogue alone: a lock held on a table
+    /// does not hold the check up.
+    static let healthCheck: PostgresQuery = """
+        SELECT has_table_privilege('mapframe_tiles', 'SELECT, INSERT, UPDATE, DELETE')
+            AND has_table_privilege('mapframe_routes', 'SELECT, INSERT, DELETE')
+        """
 
     /// `unavailableReason()`, naming the database.
     public func unavailability() async -> Unavailability? {
