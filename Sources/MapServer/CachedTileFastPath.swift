@@ -37,6 +37,8 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private let tiles: TileService
     private let counters: RequestCounters
     private let requestLog: RequestLog
+    /// The rules every request head is held to, whoever answers it.
+    private var rules: RequestHeadRules
     /// The response encoder's context: bytes written through it go to the socket as they are.
     private var socketSide: ChannelHandlerContext?
     /// The requests passed on whose answers have not ended, oldest first: whether each is a HEAD.
@@ -61,9 +63,10 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Sent on to the next handler (`ConnectionGuard`), which never sees the requests answered
-    /// here, when an answer here begins and when it has been written.
-    struct AnswerBegun {}
-    struct AnswerEnded {}
+    /// here, when an answer here is made at once, and when one had from a store begins and ends.
+    enum Answer {
+        case made, begun, ended
+    }
 
     /// A later request's part, or the decoder's error over a later request.
     private enum Held {
@@ -71,10 +74,11 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case error(any Error)
     }
 
-    init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog) {
+    init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog, maxBodyBytes: Int) {
         self.tiles = tiles
         self.counters = counters
         self.requestLog = requestLog
+        rules = RequestHeadRules(maxBodyBytes: maxBodyBytes)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -88,15 +92,19 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if answering {
-            held.append(.part(data))
-        } else {
-            take(data, context: context)
+        let part = unwrapInboundIn(data)
+        switch rules.verdict(on: part) {
+        case .taken where answering: held.append(.part(data))
+        case .taken: take(part, data, context: context)
+        case .refused(let problem): errorCaught(context: context, error: problem)
+        case .dropped: break
         }
     }
 
-    /// A malformed request behind an answer being made is refused after that answer.
+    /// A malformed request behind an answer being made is refused after that answer. After a
+    /// refusal, the decoder's errors over what follows are noise.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if rules.hasRefused, !(error is HTTPProblem) { return }
         if answering {
             held.append(.error(error))
         } else {
@@ -109,19 +117,20 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if answering { readWanted = true } else { context.read() }
     }
 
-    private func take(_ data: NIOAny, context: ChannelHandlerContext) {
-        switch unwrapInboundIn(data) {
+    /// Answers `part`, of which `data` is the pipeline's copy, or passes it on.
+    private func take(_ part: HTTPServerRequestPart, _ data: NIOAny, context: ChannelHandlerContext) {
+        switch part {
         case .head(let request):
             let start = ContinuousClock.now
             // A client that does not read its answers gets the router, which waits for the socket.
             if passedOn.isEmpty, context.channel.isWritable, let socketSide, let tile = baseTile(request) {
                 answeredHere = true
-                context.fireUserInboundEventTriggered(AnswerBegun())
                 switch tile {
                 case .held(let image):
                     answer(request, with: image, through: socketSide, since: start)
-                    context.fireUserInboundEventTriggered(AnswerEnded())
+                    context.fireUserInboundEventTriggered(Answer.made)
                 case .stored(let address):
+                    context.fireUserInboundEventTriggered(Answer.begun)
                     beginAnswer(request, for: address, context: context, since: start)
                 }
                 return
@@ -193,11 +202,11 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .problem(let problem):
             self.answer(request, with: problem, context: context, since: start)
         }
-        context.fireUserInboundEventTriggered(AnswerEnded())
+        context.fireUserInboundEventTriggered(Answer.ended)
         let replaying = !held.isEmpty
         while !answering, let next = held.popFirst() {
             switch next {
-            case .part(let part): take(part, context: context)
+            case .part(let data): take(unwrapInboundIn(data), data, context: context)
             case .error(let error): context.fireErrorCaught(error)
             }
         }

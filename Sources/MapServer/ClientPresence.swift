@@ -4,6 +4,8 @@ import Synchronization
 /// Whether a connection's client is still there to be answered. It is gone once it has closed
 /// its side of the connection or reset it: as nginx does, a client that stops sending is taken
 /// to have hung up, so that a frame nobody waits for is not drawn (`RenderCutoff`).
+///
+/// `ConnectionGuard`, which sees each connection's every close, keeps its presence.
 final class ClientPresence: Sendable {
     private let gone = Atomic(false)
 
@@ -21,33 +23,21 @@ final class ClientPresence: Sendable {
         byChannel.withLock { $0[ObjectIdentifier(channel)] }
     }
 
-    /// Watches one connection: first in its pipeline, so that it sees every close.
-    final class Watcher: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = NIOAny
-        private let presence = ClientPresence()
+    /// Starts keeping the presence of `channel`'s client.
+    static func watch(_ channel: any Channel) -> ClientPresence {
+        let presence = ClientPresence()
+        byChannel.withLock { $0[ObjectIdentifier(channel)] = presence }
+        return presence
+    }
 
-        func handlerAdded(context: ChannelHandlerContext) {
-            let presence = presence
-            ClientPresence.byChannel.withLock { $0[ObjectIdentifier(context.channel)] = presence }
-        }
+    /// The client has closed its side of the connection: it is gone, though the channel is open.
+    func inputClosed() {
+        gone.store(true, ordering: .relaxed)
+    }
 
-        func handlerRemoved(context: ChannelHandlerContext) {
-            hungUp(context)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            hungUp(context)
-            context.fireChannelInactive()
-        }
-
-        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if let event = event as? ChannelEvent, event == .inputClosed { presence.gone.store(true, ordering: .relaxed) }
-            context.fireUserInboundEventTriggered(event)
-        }
-
-        private func hungUp(_ context: ChannelHandlerContext) {
-            presence.gone.store(true, ordering: .relaxed)
-            _ = ClientPresence.byChannel.withLock { $0.removeValue(forKey: ObjectIdentifier(context.channel)) }
-        }
+    /// `channel` has closed: its client is gone, and its presence no longer kept.
+    func closed(_ channel: any Channel) {
+        gone.store(true, ordering: .relaxed)
+        _ = Self.byChannel.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 }

@@ -18,8 +18,8 @@ import NIOHTTP1
 /// While the server works on an answer no timer runs: the server bounds its own work.
 ///
 /// It sits after `CachedTileFastPath`, so it sees the requests passed on to the router and their
-/// answers whole; the fast path tells it, with `CachedTileFastPath.AnswerBegun` and `AnswerEnded`,
-/// of each answer it makes itself.
+/// answers whole; the fast path tells it of each answer it makes itself (`CachedTileFastPath.Answer`).
+/// It keeps the client's `ClientPresence`.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -49,12 +49,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeBy: NIODeadline?
     private var finished = false
     private var timer: Scheduled<Void>?
+    /// Whether the client is still there, for the router's work on its requests to see.
+    private var presence: ClientPresence?
 
     init(limits: ConnectionLimits) {
         self.limits = limits
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        presence = ClientPresence.watch(context.channel)
         idleSince = .now()
         scheduleCheck(context, at: idleSince + TimeAmount(limits.headerTimeout))
     }
@@ -62,12 +65,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        presence?.closed(context.channel)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         finished = true
         timer?.cancel()
         timer = nil
+        presence?.closed(context.channel)
         context.fireChannelInactive()
     }
 
@@ -95,19 +100,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        switch event {
-        case is ChannelShouldQuiesceEvent:
-            quiescing = true
-            context.fireUserInboundEventTriggered(event)
-        case is CachedTileFastPath.AnswerBegun:
-            awaitingAnswers += 1
-        case is CachedTileFastPath.AnswerEnded:
-            awaitingAnswers = max(0, awaitingAnswers - 1)
+        if let answer = event as? CachedTileFastPath.Answer {
+            switch answer {
+            case .begun:
+                awaitingAnswers += 1
+                return
+            case .ended:
+                awaitingAnswers = max(0, awaitingAnswers - 1)
+            case .made:
+                break
+            }
             if awaitingAnswers == 0 { idleSince = .now() }
             answerWaiting(context)
-        default:
-            context.fireUserInboundEventTriggered(event)
+            return
         }
+        if event is ChannelShouldQuiesceEvent { quiescing = true }
+        if let event = event as? ChannelEvent, event == .inputClosed { presence?.inputClosed() }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -73,8 +73,8 @@ public final class MapServerApp: Sendable {
         let app = Application(
             router: router(),
             server: HTTPServerBuilder { responder in
-                TileServerChannel(responder: responder, limits: limits, maxBodyBytes: maxBodyBytes, openConnections: openConnections) {
-                    CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog)
+                TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
+                    CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog, maxBodyBytes: maxBodyBytes)
                 }
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: MapServerApp.serverName),

@@ -13,15 +13,14 @@ import Synchronization
 /// a tile answered from memory then never pays for that conversion, in either direction. The
 /// codec's encoder and decoder are added separately rather than by
 /// `configureHTTPServerPipeline`, which would tell the encoder the method of every request,
-/// including those answered past it (see `CachedTileFastPath`). `RequestHeadRules` comes before the
-/// fast path, so that it and the router follow the same rules; `ConnectionGuard` follows it, and a connection beyond the server's limit gets only a 503.
+/// including those answered past it (see `CachedTileFastPath`). The fast path holds every
+/// request to `RequestHeadRules`, so that it and the router follow the same rules;
+/// `ConnectionGuard` follows it, and a connection beyond the server's limit gets only a 503.
 struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = AcceptedConnection
 
     let responder: HTTPChannelHandler.Responder
     let limits: ConnectionLimits
-    /// The largest request body taken; a longer declared one is refused on its head.
-    let maxBodyBytes: Int
     let openConnections: OpenConnections
     /// Makes the fast path for one connection.
     let makeFastPath: @Sendable () -> CachedTileFastPath
@@ -29,7 +28,6 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(ClientPresence.Watcher())
             // Pipelining is left to NIOAsyncChannel and errors to the application, as Hummingbird does.
             try pipeline.addHandler(HTTPResponseEncoder())
             guard openConnections.admit(channel, logger: logger) else {
@@ -37,7 +35,6 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
                 return AcceptedConnection(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
             }
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
-            try pipeline.addHandler(RequestHeadRules(maxBodyBytes: maxBodyBytes))
             try pipeline.addHandler(makeFastPath())
             try pipeline.addHandler(ConnectionGuard(limits: limits))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
