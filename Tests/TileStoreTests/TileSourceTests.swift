@@ -35,6 +35,22 @@ struct TileSourceTests {
         #expect(ocm.retinaURLTemplate?.contains("@2x") == true)
     }
 
+    @Test("a tile's URL fills every placeholder, leaves other braces alone, and keeps the key out of its printable form")
+    func tileURL() throws {
+        let json = #"""
+            {"name": "full", "url": "https://{s}.example.org/{z}/{x}/{y}.png?row={-y}&k={apikey}&q={q}&odd=}{{z}",
+             "retinaUrl": "https://{s}.example.org/{z}/{x}/{y}{r}.png?k={apikey}", "subdomains": ["a", "b", "c"],
+             "apiKeyEnv": "FULL_KEY", "minZoom": 0, "maxZoom": 19, "attribution": "Example"}
+            """#
+        let source = try TileSource(json: Data(json.utf8), documentName: "full.json")
+        let tile = TileID(z: 3, x: 2, y: 5)
+        let plain = try source.url(for: tile, environment: ["FULL_KEY": "s3cret"])
+        #expect(plain.redacted == "https://b.example.org/3/2/5.png?row=2&k={apikey}&q={q}&odd=}{3")
+        #expect(plain.scrub("sent with s3cret") == "sent with {apikey}")
+        let retina = try source.url(for: tile, retina: true, environment: ["FULL_KEY": "s3cret"])
+        #expect(retina.redacted == "https://b.example.org/3/2/5@2x.png?k={apikey}")
+    }
+
     @Test("a minimal definition parses, with defaults for the optional fields")
     func minimalDefinition() throws {
         let json = #"{"name": "plain", "url": "https://example.org/{z}/{x}/{y}.png", "minZoom": 2, "maxZoom": 14, "attribution": "Example"}"#

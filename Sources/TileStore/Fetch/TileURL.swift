@@ -35,15 +35,30 @@ extension TileSource {
     /// resolution) and `{apikey}` (from the environment variable the style names).
     public func url(for tile: TileID, retina: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws(MissingAPIKey) -> TileURL {
         let template = retina ? (retinaURLTemplate ?? urlTemplate) : urlTemplate
-        var url = template
-            .replacingOccurrences(of: "{z}", with: String(tile.z))
-            .replacingOccurrences(of: "{x}", with: String(tile.x))
-            .replacingOccurrences(of: "{-y}", with: String(tile.tmsRow))
-            .replacingOccurrences(of: "{y}", with: String(tile.y))
-            .replacingOccurrences(of: "{r}", with: retina ? "@2x" : "")
-        if !subdomains.isEmpty {
-            url = url.replacingOccurrences(of: "{s}", with: subdomains[(tile.x + tile.y) % subdomains.count])
+        // One pass over the template: Foundation's replacements, one a placeholder, cost a cold
+        // fill 3% of its processor time (perf).
+        var url = ""
+        var rest = template[...]
+        while let close = rest.firstIndex(of: "}") {
+            guard let open = rest[..<close].lastIndex(of: "{") else {
+                url += rest[...close]
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            url += rest[..<open]
+            let placeholder = rest[rest.index(after: open)..<close]
+            switch placeholder {
+            case "z": url += String(tile.z)
+            case "x": url += String(tile.x)
+            case "y": url += String(tile.y)
+            case "-y": url += String(tile.tmsRow)
+            case "r": url += retina ? "@2x" : ""
+            case "s" where !subdomains.isEmpty: url += subdomains[(tile.x + tile.y) % subdomains.count]
+            default: url += rest[open...close]  // `{apikey}`, below, or not a placeholder
+            }
+            rest = rest[rest.index(after: close)...]
         }
+        url += rest
         let redacted = url
         var secret: String?
         if url.contains("{apikey}"), let variable = apiKeyEnvironmentVariable {
