@@ -1,5 +1,7 @@
 import Foundation
 import MapGeometry
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// A tile that could not be drawn, and why. The frame shows it as plain grey.
@@ -197,7 +199,8 @@ public final class TileStore: Sendable {
 
     /// A tile, cached and fresh, fetched, revalidated, or stale, or why it is missing: the one
     /// way a tile is had. One cache lookup; when the tile is missing or expired and there is an
-    /// upstream, one fetch, shared with every other caller asking for the tile meanwhile.
+    /// upstream, one fetch, shared with every other caller asking for the tile meanwhile, who
+    /// look in the cache no more.
     public func tile(_ id: TileID) async -> SuppliedTile {
         let started = ContinuousClock.now
         let supplied = await supply(id)
@@ -222,6 +225,8 @@ public final class TileStore: Sendable {
     private func supply(_ id: TileID) async -> SuppliedTile {
         let now = clock()
         var found: CacheLookup
+        // A fetch under way brings the tile fresher than the cache has it: its askers look no further.
+        if fetcher != nil, let shared = fetches.withLock({ $0[id] }) { return await result(of: shared, for: id) }
         if let unstored = unstoredTiles.value(for: id) {
             found = CacheLookup(stored: unstored)
         } else {
@@ -260,7 +265,7 @@ public final class TileStore: Sendable {
     private func fetched(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
         let shared = fetches.withLock { underWay in
             if let shared = underWay[id] { return shared }
-            let shared = SharedFetch { [self] answer in
+            let shared = SharedFetch(copy: copy) { [self] answer in
                 await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now) { supplied in
                     // Gone before its askers hear, so that a later asker looks at the cache afresh.
                     _ = fetches.withLock { $0.removeValue(forKey: id) }
@@ -270,22 +275,19 @@ public final class TileStore: Sendable {
             underWay[id] = shared
             return shared
         }
+        return await result(of: shared, for: id)
+    }
+
+    /// What a fetch under way brings, or the copy it began with when the caller stops waiting.
+    private func result(of shared: SharedFetch, for id: TileID) async -> SuppliedTile {
+        let copy = shared.copy
         guard let wait = upstreamWait else { return await shared.result() ?? stopped(id, copy: copy) }
-        return await withTaskGroup(of: SuppliedTile?.self) { race in
-            race.addTask { await shared.result() }
-            race.addTask {
-                try? await Task.sleep(for: wait)
-                return nil
-            }
-            let first = await race.next() ?? nil
-            race.cancelAll()
-            guard let first else {
-                let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
-                guard let copy else { return .missing(id, .fetchFailed(reason)) }
-                return SuppliedTile(fill: .stale(reason), stored: copy)
-            }
-            return first
+        guard let answer = await shared.result(within: wait) else {
+            let reason = "the upstream did not answer within \(wait.components.seconds) s; the tile is cached when it does"
+            guard let copy else { return .missing(id, .fetchFailed(reason)) }
+            return SuppliedTile(fill: .stale(reason), stored: copy)
         }
+        return answer
     }
 
     /// Why a stored tile is not a whole image of a tile's size (cut short, damaged on disk, or of
@@ -475,17 +477,21 @@ public final class TileStore: Sendable {
 private final class SharedFetch: Sendable {
     private let task: Task<Void, Never>
     private let waiters: Waiters
+    /// The cache's copy of the tile as the fetch began, if it had one: stale, or it would not
+    /// have been fetched.
+    let copy: StoredTile?
 
     /// Starts `work`, which answers once, with the tile, and may go on to tidy up after it.
-    init(_ work: @escaping @Sendable (_ answer: @escaping @Sendable (SuppliedTile) -> Void) async -> Void) {
+    init(copy: StoredTile?, _ work: @escaping @Sendable (_ answer: @escaping @Sendable (SuppliedTile) -> Void) async -> Void) {
         let waiters = Waiters()
         self.waiters = waiters
+        self.copy = copy
         task = Task { await work { waiters.finish(with: $0) } }
     }
 
-    /// The fetch's result; nil when the calling task is cancelled first.
-    func result() async -> SuppliedTile? {
-        await waiters.result()
+    /// The fetch's result; nil when the calling task is cancelled first, or `wait` passes first.
+    func result(within wait: Duration? = nil) async -> SuppliedTile? {
+        await waiters.result(within: wait)
     }
 
     /// Cancels the fetch and waits for it to end.
@@ -501,6 +507,8 @@ private final class SharedFetch: Sendable {
         private struct State {
             var result: SuppliedTile?
             var waiting: [Int: CheckedContinuation<SuppliedTile?, Never>] = [:]
+            /// Waiters that stopped waiting before they were registered.
+            var gone: Set<Int> = []
             var nextWaiter = 0
         }
 
@@ -513,24 +521,43 @@ private final class SharedFetch: Sendable {
             for continuation in waiting { continuation.resume(returning: result) }
         }
 
-        func result() async -> SuppliedTile? {
+        /// The result; nil once the caller is cancelled or `wait` has passed. The wait is an
+        /// event loop's timer: a sleeping task a wait cost a cold fill a timer thread's wake-ups.
+        func result(within wait: Duration?) async -> SuppliedTile? {
             let waiter = state.withLock { state in
                 defer { state.nextWaiter += 1 }
                 return state.nextWaiter
             }
+            let timer = wait.map { wait in
+                MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(wait)) { self.stopWaiting(waiter) }
+            }
+            defer { timer?.cancel() }
             return await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let ready = state.withLock { state -> SuppliedTile?? in
                         if let result = state.result { return .some(result) }
-                        if Task.isCancelled { return .some(nil) }
+                        if Task.isCancelled || state.gone.remove(waiter) != nil { return .some(nil) }
                         state.waiting[waiter] = continuation
                         return .none
                     }
                     if let ready { continuation.resume(returning: ready) }
                 }
             } onCancel: {
-                state.withLock { $0.waiting.removeValue(forKey: waiter) }?.resume(returning: nil)
+                stopWaiting(waiter)
             }
+        }
+
+        /// Answers `waiter` nil, now if it is waiting, else as it comes to wait.
+        private func stopWaiting(_ waiter: Int) {
+            let continuation = state.withLock { state in
+                guard state.result == nil else { return CheckedContinuation<SuppliedTile?, Never>?.none }
+                guard let continuation = state.waiting.removeValue(forKey: waiter) else {
+                    state.gone.insert(waiter)
+                    return nil
+                }
+                return continuation
+            }
+            continuation?.resume(returning: nil)
         }
     }
 }
