@@ -13,6 +13,8 @@ import Synchronization
 ///
 /// Lock attempts, and releases, asked for while one is under way go together in the next
 /// statement (`RoundTripBatches`): under a cold fill, one statement carries many tiles' turns.
+/// A tile fetched in its turn is stored on the lock connection, in a statement that ends the turn
+/// too (`storeEndingTurn`).
 final class PostgresFetchTurns: Sendable {
     /// The channel on which a released lock's key is announced.
     static let channel = "mapframe_fetch_turns"
@@ -21,6 +23,11 @@ final class PostgresFetchTurns: Sendable {
     private let connection = Mutex<PostgresConnection?>(nil)
     private let looks = RoundTripBatches<LookRequest, Look>(maximumUnderWay: 1)
     private let releases = RoundTripBatches<Int64, Bool>(maximumUnderWay: 1)
+    /// Stores of tiles whose turns this instance holds, each ending its turn in the same statement.
+    private let storesEndingTurns = RoundTripBatches<StoredTileRecord, Bool>(maximumUnderWay: 1)
+    /// The advisory locks this instance holds on the lock connection, and how many times each
+    /// is held (PostgreSQL counts a session's locks on one key).
+    private let held = Mutex<[Int64: Int]>([:])
     private let waiters = Mutex<[Int64: [ObjectIdentifier: ReleaseWatch]]>([:])
     private let statementTimeout: Duration
     private let logger = PostgresCacheDatabase.quietLogger
@@ -54,16 +61,41 @@ final class PostgresFetchTurns: Sendable {
     /// instance holds the lock; nil when the lock connection cannot be had (the caller fetches
     /// alone).
     func look(for request: LookRequest) async -> Look? {
-        try? await looks.answer(request) { requests async throws(CacheError) in
+        let look = try? await looks.answer(request) { requests async throws(CacheError) in
             try await self.onLockConnection(LookAndLock(requests: requests))
+        }
+        if case .taken = look { held.withLock { $0[request.key, default: 0] += 1 } }
+        return look
+    }
+
+    /// Lets the advisory lock `key` go, and tells the instances waiting for it, unless a store
+    /// has let it go already (`storeEndingTurn`); if the lock connection is gone, so is the lock.
+    func unlock(_ key: Int64) async {
+        guard letGo(key) else { return }
+        _ = try? await releases.answer(key) { keys async throws(CacheError) in
+            try await self.onLockConnection(Unlocks(keys: keys))
         }
     }
 
-    /// Lets the advisory lock `key` go, and tells the instances waiting for it; if the lock
-    /// connection is gone, so is the lock.
-    func unlock(_ key: Int64) async {
-        _ = try? await releases.answer(key) { keys async throws(CacheError) in
-            try await self.onLockConnection(Unlocks(keys: keys))
+    /// Stores a tile whose turn this instance holds, and lets the turn go, in one statement on
+    /// the lock connection: a cold fill's tile then costs the database one statement fewer.
+    /// False when the turn is not held here, or the statement failed (which drops the lock
+    /// connection, and every lock with it): the caller stores the tile by the pool.
+    func storeEndingTurn(_ record: StoredTileRecord, style: String, key: Int64) async -> Bool {
+        guard letGo(key) else { return false }
+        return (try? await storesEndingTurns.answer(record) { records async throws(CacheError) -> [Bool] in
+            let statement = StoreTilesEndingTurns(store: PostgresTileCache.StoreTiles(style: style, records: records, now: Date()))
+            _ = try await self.onLockConnection(statement)
+            return Array(repeating: true, count: records.count)
+        }) ?? false
+    }
+
+    /// Counts one hold of `key` as let go: false when this instance does not hold it.
+    private func letGo(_ key: Int64) -> Bool {
+        held.withLock { held in
+            guard let count = held[key] else { return false }
+            held[key] = count > 1 ? count - 1 : nil
+            return true
         }
     }
 
@@ -147,6 +179,8 @@ final class PostgresFetchTurns: Sendable {
         }
         guard case .answered(.success(let rows)) = answer else {
             connection.withLock { if $0 === lockConnection { $0 = nil } }
+            // Its locks go with it.
+            held.withLock { $0.removeAll() }
             let _: EventLoopFuture<Void> = lockConnection.close()
             throw .unavailable(cache: "PostgreSQL", reason: "the lock connection failed")
         }
@@ -208,6 +242,24 @@ final class PostgresFetchTurns: Sendable {
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Bool, Bool).self).0 }
     }
+}
+
+/// `PostgresTileCache.StoreTiles`, which also lets go the advisory lock of each tile stored:
+/// run on the lock connection, which holds them. Each lock is taken again for the transaction
+/// before it is let go, so that no other instance has it until the tiles are committed: one that
+/// had it sooner would not see the tile, and would fetch it again.
+private struct StoreTilesEndingTurns: PostgresPreparedStatement {
+    static let name = "mapframe_store_tiles_ending_turns"
+    static let sql = PostgresTileCache.StoreTiles.statement(then: """
+        SELECT pg_advisory_unlock(k), pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL
+        FROM (SELECT k, pg_advisory_xact_lock(k) FROM unnest($11::int8[]) AS k OFFSET 0) AS held_until_commit
+        """)
+    typealias Row = Bool
+
+    var store: PostgresTileCache.StoreTiles
+
+    func makeBindings() throws -> PostgresBindings { try store.makeBindings() }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Bool, Bool).self).0 }
 }
 
 /// A statement on a batch of advisory lock keys, bound as `$1` in order: a row a key.

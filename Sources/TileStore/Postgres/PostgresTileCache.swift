@@ -111,6 +111,7 @@ public final class PostgresTileCache: TileCacheBackend {
     public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError) {
         let record = StoredTileRecord(tile: tile, stored: StoredTile(data: data, freshness: freshness))
         let (database, style) = (database, style)
+        if await database.fetchTurns.storeEndingTurn(record, style: style, key: Self.lockKey(style: style, tile: tile)) { return }
         _ = try await stores.answer(record) { records async throws(CacheError) -> [Bool] in
             let statement = StoreTiles(style: style, records: records, now: Date())
             try await database.run("store \(records.count == 1 ? "tile \(tile)" : "\(records.count) tiles")") { connection in
@@ -128,7 +129,11 @@ public final class PostgresTileCache: TileCacheBackend {
     /// (never a valid one) and an absent time as NaN.
     struct StoreTiles: PostgresPreparedStatement {
         static let name = "mapframe_store_tiles"
-        static let sql = """
+        static let sql = statement(then: "SELECT pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL FROM unnest($11::int8[]) AS k")
+
+        /// The statement, ending with `finalSelect`, which has the stored tiles' lock keys as `$11`.
+        static func statement(then finalSelect: String) -> String {
+            """
             WITH wanted AS (
                 SELECT * FROM unnest($2::int4[], $3::int4[], $4::int4[], $5::bytea[], $6::text[], $7::text[], $8::float8[], $9::float8[])
                     AS w(z, x, y, data, etag, last_modified, expires_at, fetched_at)),
@@ -142,8 +147,10 @@ public final class PostgresTileCache: TileCacheBackend {
                 ON CONFLICT (style, z, x, y) DO UPDATE SET data = excluded.data, etag = excluded.etag,
                     last_modified = excluded.last_modified, expires_at = excluded.expires_at, fetched_at = excluded.fetched_at,
                     last_used = excluded.last_used, size = excluded.size)
-            SELECT pg_notify('\(PostgresFetchTurns.channel)', k::text) IS NULL FROM unnest($11::int8[]) AS k
+            \(finalSelect)
             """
+        }
+
         typealias Row = Bool
 
         var style: String
