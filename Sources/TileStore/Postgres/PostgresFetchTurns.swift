@@ -140,6 +140,13 @@ final class PostgresFetchTurns: Sendable {
             try? await made.close()
             return kept
         }
+        do {
+            try await made.query(PostgresQuery(unsafeSQL: LookAndLock.function), logger: logger)
+        } catch {
+            connection.withLock { if $0 === made { $0 = nil } }
+            try? await made.close()
+            throw error
+        }
         // Announcements arrive for as long as the connection lives; a waiter that misses one
         // looks again after its interval.
         Task { [weak self] in
@@ -188,21 +195,47 @@ final class PostgresFetchTurns: Sendable {
     }
 
     /// Looks for tiles, in order, and takes the advisory lock of each that is not there fresh;
-    /// a row a tile. The look sees the cache as the statement starts: a tile whose holder stored it
-    /// and let its lock go while this statement ran, between the look and the lock, is fetched
-    /// again (a window of a statement, after the holder's store and its own release round trip).
+    /// a row a tile. Each tile's look and lock is `function`, a session's own function on the lock
+    /// connection: being VOLATILE, each of its queries sees what was committed as it began. So a
+    /// tile whose holder stored it and let its lock go while this statement ran is seen by the
+    /// look after the lock, as the holder commits before its lock is free, and is not fetched
+    /// again.
     private struct LookAndLock: PostgresPreparedStatement {
         static let name = "mapframe_look_and_lock"
         static let sql = """
-            SELECT t.data, t.etag, t.last_modified, t.expires_at, t.fetched_at,
-                CASE WHEN t.data IS NOT NULL AND (t.expires_at IS NULL OR t.expires_at > wanted.now) THEN NULL
-                    ELSE pg_try_advisory_lock(wanted.k) END
-            FROM unnest($1::int8[], $2::text[], $3::int4[], $4::int4[], $5::int4[], $6::float8[])
-                WITH ORDINALITY AS wanted(k, style, z, x, y, now, i)
-            LEFT JOIN LATERAL (
-                SELECT data, etag, last_modified, expires_at, fetched_at FROM mapframe_tiles
-                WHERE style = wanted.style AND z = wanted.z AND x = wanted.x AND y = wanted.y LIMIT 1) t ON true
+            SELECT look.* FROM unnest($1::int8[], $2::text[], $3::int4[], $4::int4[], $5::int4[], $6::float8[])
+                WITH ORDINALITY AS wanted(k, style, z, x, y, now, i),
+            LATERAL pg_temp.mapframe_look_and_lock(wanted.k, wanted.style, wanted.z, wanted.x, wanted.y, wanted.now) AS look
             ORDER BY wanted.i
+            """
+
+        /// Looks for one tile, and takes its lock if it is not there fresh; once the lock is
+        /// taken, looks again, and lets the lock go if the tile has come meanwhile. `lock_taken`
+        /// is NULL when the tile is there fresh.
+        static let function = """
+            CREATE OR REPLACE FUNCTION pg_temp.mapframe_look_and_lock(
+                k int8, wanted_style text, wanted_z int4, wanted_x int4, wanted_y int4, wanted_now float8,
+                OUT tile_data bytea, OUT tile_etag text, OUT tile_last_modified text, OUT tile_expires_at float8,
+                OUT tile_fetched_at float8, OUT lock_taken boolean)
+            LANGUAGE plpgsql VOLATILE AS $look$
+            BEGIN
+                FOR attempt IN 1..2 LOOP
+                    SELECT t.data, t.etag, t.last_modified, t.expires_at, t.fetched_at
+                        INTO tile_data, tile_etag, tile_last_modified, tile_expires_at, tile_fetched_at
+                        FROM mapframe_tiles t
+                        WHERE t.style = wanted_style AND t.z = wanted_z AND t.x = wanted_x AND t.y = wanted_y LIMIT 1;
+                    IF tile_data IS NOT NULL AND (tile_expires_at IS NULL OR tile_expires_at > wanted_now) THEN
+                        IF lock_taken THEN PERFORM pg_advisory_unlock(k); END IF;
+                        lock_taken := NULL;
+                        RETURN;
+                    END IF;
+                    IF attempt = 1 THEN
+                        lock_taken := pg_try_advisory_lock(k);
+                        IF NOT lock_taken THEN RETURN; END IF;
+                    END IF;
+                END LOOP;
+            END
+            $look$
             """
         typealias Row = Look
 
