@@ -131,6 +131,17 @@ final class PostgresFetchTurns: Sendable {
         let made = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
         )
+        // The session's function, before the connection is anyone's to use, and within the
+        // statement timeout: a backend killed meanwhile would leave the query unanswered for good.
+        let logger = logger
+        let created = await StatementDeadline.race(statementTimeout) {
+            try await made.query(PostgresQuery(unsafeSQL: LookAndLock.function), logger: logger)
+        }
+        guard case .answered(.success) = created else {
+            try? await made.close()
+            if case .answered(.failure(let error)) = created { throw error }
+            throw LockConnectionSilent(timeout: statementTimeout)
+        }
         let kept = connection.withLock { current -> PostgresConnection in
             if let current, !current.isClosed { return current }
             current = made
@@ -139,13 +150,6 @@ final class PostgresFetchTurns: Sendable {
         guard kept === made else {
             try? await made.close()
             return kept
-        }
-        do {
-            try await made.query(PostgresQuery(unsafeSQL: LookAndLock.function), logger: logger)
-        } catch {
-            connection.withLock { if $0 === made { $0 = nil } }
-            try? await made.close()
-            throw error
         }
         // Announcements arrive for as long as the connection lives; a waiter that misses one
         // looks again after its interval.
@@ -275,6 +279,12 @@ final class PostgresFetchTurns: Sendable {
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Bool, Bool).self).0 }
     }
+}
+
+/// The lock connection, just made, did not answer within the statement timeout.
+private struct LockConnectionSilent: Error, CustomStringConvertible {
+    let timeout: Duration
+    var description: String { "the new lock connection did not answer within \(timeout.components.seconds) s" }
 }
 
 /// `PostgresTileCache.StoreTiles`, which also lets go the advisory lock of each tile stored:
