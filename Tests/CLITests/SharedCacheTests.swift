@@ -239,10 +239,13 @@ struct SharedCacheTests {
                 """, database: "tiles").split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
             let lookups = rows.filter { $0.last?.contains("WITH ORDINALITY") == true }.compactMap { Int($0[0]) }.reduce(0, +)
             #expect(lookups == tiles.count, "\(lookups) lookups for \(tiles.count) tiles: \(rows)")
-            // Now and then, apart from requests, the server checks the database and writes down which tiles were used.
+            // Now and then, apart from requests, the server checks the database and writes down
+            // which tiles were used; and PostgresNIO's pool keeps a connection idle for 30 s alive
+            // with `SELECT 1;` (a test slowed by a loaded machine sees it).
             let others = rows.filter { row in
                 let query = row.last ?? ""
                 return !query.contains("WITH ORDINALITY") && !query.contains("has_table_privilege") && !query.contains("SET last_used")
+                    && query != "SELECT $1"
             }
             #expect(others.isEmpty, "statements besides the lookups: \(others)")
         }
