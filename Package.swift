@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ImageCodec", targets: ["ImageCodec"]),
         .library(name: "TileStore", targets: ["TileStore"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "Payloads", targets: ["Payloads"]),
         .library(name: "GTFS", targets: ["GTFS"]),
     ],
     dependencies: [
@@ -60,6 +61,8 @@ let package = Package(
 
         .target(name: "MapGeometry", swiftSettings: swiftSettings),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        // Readers of what other tools write: CycleStreets answers, GPX and GeoJSON routes.
+        .target(name: "Payloads", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2"], swiftSettings: swiftSettings),
         .target(name: "ImageCodec", dependencies: ["CPNGCodec", "CJPEGCodec", "CWebPCodec", "CLibDeflate"], swiftSettings: swiftSettings),
         // The bounded threads blocking C work runs on (SQLite, Cairo, codecs), and the check that
         // none of it runs on an event loop.
@@ -96,8 +99,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
-        .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "FrameAudit"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "TileStore", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -107,17 +110,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
-        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "TileStore", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
-        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Screens", "TileStore"], swiftSettings: swiftSettings),
+        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2", "MapRender", "TileStore", "GTFS", "Transit"], swiftSettings: swiftSettings),
+        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "TileStore", "GTFS", "Transit"], swiftSettings: swiftSettings),
         .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "Payloads", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -138,7 +141,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
-                "Screens", "StrictJSON", "GTFS",
+                "Screens", "Payloads", "StrictJSON", "GTFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,7 +160,7 @@ let package = Package(
             name: "mapframe-bench",
             // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
             // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "GTFS", "Transit", "MapFrameTestSupport"],
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
@@ -177,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "TransitTests",
             dependencies: [
-                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "FrameAudit", "FrameExplain", "Screens", "TileStore",
+                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "Screens", "TileStore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
@@ -198,7 +201,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -216,7 +219,7 @@ let package = Package(
             dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry", "TileStore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Payloads", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",
             dependencies: [
@@ -226,11 +229,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FrameExplainTests", dependencies: ["FrameExplain", "Screens", "MapRender", "TileStore", "MapGeometry"],
+            name: "FrameExplainTests", dependencies: ["FrameExplain", "Screens", "Payloads", "MapRender", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "mapframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         .testTarget(name: "MapServerTests", dependencies: ["MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe"], swiftSettings: swiftSettings),
     ]
 )

@@ -28,7 +28,7 @@ func benchmarkGTFS() throws {
     }
     let map = journey.map(vehicle: .scheduled(departure.adding(seconds: 300)))
     let scene = Scene(camera: .fitAll(padding: MapDefaults.fitPadding), transit: map)
-    let frame = try FrameRenderer().render(scene, source: StyleCatalog.builtin["osm"]!, tiles: NoTiles()).canvas.pngData(opaque: true)
+    let frame = try FrameRenderer().render(scene, tileSet: StyleCatalog.builtin["osm"]!.tileSet, tiles: NoTiles()).canvas.pngData(opaque: true)
     let drawn = DispatchTime.now().uptimeNanoseconds
     guard !frame.isEmpty, map.sentence != nil else { throw GTFSError(file: folder.path, message: "the benchmark journey was not drawn") }
 

@@ -10,6 +10,7 @@ import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
 import MapRender
+import Payloads
 import TileStore
 
 /// Runs `body` `iterations` times after `warmUp` untimed runs; returns the median in milliseconds.
@@ -84,10 +85,10 @@ struct DecodedTiles: TileProviding {
 
 // Baseline: decode the frame's tiles from their PNG bytes, and encode one frame.
 let reader = try MBTilesCache(openingExisting: cachePath)
-let frameTiles = FrameRenderer.geometry(for: scene, source: source).tilePlacements(in: source.tileGrid).map(\.tile)
+let frameTiles = FrameRenderer.geometry(for: scene, tileSet: source.tileSet).tilePlacements(in: source.tileSet.grid).map(\.tile)
 let tileBytes = try frameTiles.map { try reader.tileData(for: $0)! }
 let store = DecodedTiles(images: Dictionary(uniqueKeysWithValues: try zip(frameTiles, tileBytes).map { ($0, try PNGCodec.decode($1)) }))
-let firstFrame = renderer.render(scene, source: source, tiles: store)
+let firstFrame = renderer.render(scene, tileSet: source.tileSet, tiles: store)
 let decodeAndEncode = try medianMilliseconds(iterations: iterations) {
     for bytes in tileBytes { _ = try PNGCodec.decode(bytes) }
     _ = try firstFrame.canvas.pngData(opaque: true)
@@ -98,10 +99,10 @@ let decodeOnly = try medianMilliseconds(iterations: iterations) {
 
 // The render thread's part: tiles in hand, decoded.
 let composite = medianMilliseconds(iterations: iterations) {
-    _ = renderer.render(scene, source: source, tiles: store)
+    _ = renderer.render(scene, tileSet: source.tileSet, tiles: store)
 }
 let frame = try medianMilliseconds(iterations: iterations) {
-    _ = try renderer.render(scene, source: source, tiles: store).canvas.pngData(opaque: true)
+    _ = try renderer.render(scene, tileSet: source.tileSet, tiles: store).canvas.pngData(opaque: true)
 }
 // The path `snapshot` and the server take: each tile from decoded memory, else the cache, then
 // drawing and encoding on a render thread.
@@ -185,7 +186,7 @@ let denseScene = Scene(
     location: LocationFix(coordinate: center, accuracyMetres: 65)
 )
 let osm = StyleCatalog.builtin["osm"]!
-let explained = ExplainedFrame(scene: denseScene, source: osm)
+let explained = ExplainedFrame(scene: denseScene, tileSet: osm.tileSet)
 let buildStart = DispatchTime.now().uptimeNanoseconds
 let hitIndex = explained.hitIndex(slop: 0)
 let buildMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - buildStart) / 1_000_000
@@ -214,10 +215,10 @@ print(String(format: "  grid index, %d queries, %d on an element (target < 50 µ
 print(String(format: "  scan of every shape, %d queries                     %8.2f µs   same answers: %@", 200, scanned.median, agree ? "yes" : "NO"))
 print(String(format: "  building the index once per frame                   %8.3f ms", buildMilliseconds))
 let describeSmall = medianMilliseconds(iterations: iterations) {
-    _ = ExplainedFrame(scene: scene, source: osm).description()
+    _ = ExplainedFrame(scene: scene, tileSet: osm.tileSet).description()
 }
 let describeDense = medianMilliseconds(iterations: 20, warmUp: 2) {
-    _ = ExplainedFrame(scene: denseScene, source: osm).description()
+    _ = ExplainedFrame(scene: denseScene, tileSet: osm.tileSet).description()
 }
 print("Describing a frame, elements gathered from the painters included:")
 report("  \(route.count)-point route, 2 markers", describeSmall)

@@ -1,7 +1,6 @@
 import ImageCodec
 import MapGeometry
 import MapRender
-import TileStore
 
 /// Audits a frame as drawn: each overlay's contrast against the tile pixels beside it (WCAG 2.1
 /// 1.4.11), each text's contrast against what is behind it (1.4.3) and its size, and the size
@@ -29,16 +28,16 @@ public enum FrameAuditor {
     /// The categories whose size is a touch target's.
     static let touchTargets: Set<DrawnElement.Category> = [.start, .finish, .photo, .button, .tab]
 
-    /// Audits `scene`, whose map panel is `geometry`, over `tiles` of `source`.
-    public static func audit(_ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding) -> AuditReport {
+    /// Audits `scene`, whose map panel is `geometry`, over `tiles` of `tileSet`.
+    public static func audit(_ scene: Scene, geometry: FrameGeometry, tileSet: TileSet, tiles: TileProviding) -> AuditReport {
         let theme = scene.theme
         let basemapCanvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
-        BasemapPainter(tiles: tiles, grid: source.tileGrid).draw(in: DrawingContext(canvas: basemapCanvas, frame: geometry, theme: theme))
+        BasemapPainter(tiles: tiles, grid: tileSet.grid).draw(in: DrawingContext(canvas: basemapCanvas, frame: geometry, theme: theme))
         let measurer = ContrastMeasurer(basemap: basemapCanvas.image(), geometry: geometry, panelTop: scene.mapPanelTop)
 
         var audited: [AuditedElement] = []
         var overlayCount = 0
-        for painter in scene.layers.map({ $0.painter(for: source) }) {
+        for painter in scene.layers.map({ $0.painter(for: tileSet) }) {
             let elements = painter.elements(in: geometry, theme: theme)
             overlayCount += elements.count
             for element in elements where element.shape.bounds.intersects(geometry.pixelRect) {
@@ -50,7 +49,7 @@ public enum FrameAuditor {
         }
         // With chrome, its elements follow the overlays'; only their sizes are checked.
         let frameRect = PixelRect(minX: 0, minY: 0, maxX: Double(scene.viewport.pixelWidth), maxY: Double(scene.viewport.pixelHeight))
-        for element in FrameRenderer.elements(for: scene, geometry: geometry, source: source).dropFirst(overlayCount)
+        for element in FrameRenderer.elements(for: scene, geometry: geometry, tileSet: tileSet).dropFirst(overlayCount)
         where element.shape.bounds.intersects(frameRect) {
             if let target = targetFinding(for: element, scale: geometry.scale) {
                 audited.append(AuditedElement(element: element, findings: [target]))

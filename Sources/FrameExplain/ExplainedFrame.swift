@@ -1,14 +1,13 @@
 import Foundation
 import MapGeometry
 import MapRender
-import Screens
-import TileStore
+import Payloads
 
 /// A frame as a screen reader meets it: its elements bottom to top (from the painters, so
 /// exact and with no pixels read), what lies under any point, and what to say about it.
 ///
 /// ```swift
-/// let frame = ExplainedFrame(scene: scene, source: source, journey: journey)
+/// let frame = ExplainedFrame(scene: scene, tileSet: tileSet, journey: journey)
 /// try frame.hit(x: 160, y: 240, slop: 0).label   // "Start marker"
 /// frame.description().short                      // "Map about 600 metres across, showing …"
 /// ```
@@ -21,11 +20,11 @@ public struct ExplainedFrame: Sendable {
     /// The CycleStreets journey the scene's route came from, when it came from one.
     public let journey: Journey?
 
-    public init(scene: Scene, source: TileSource, journey: Journey? = nil) {
+    public init(scene: Scene, tileSet: TileSet, journey: Journey? = nil) {
         self.scene = scene
         self.journey = journey
-        geometry = FrameRenderer.geometry(for: scene, source: source)
-        elements = FrameRenderer.elements(for: scene, geometry: geometry, source: source)
+        geometry = FrameRenderer.geometry(for: scene, tileSet: tileSet)
+        elements = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: tileSet)
     }
 
     /// The whole frame in device pixels.

@@ -1,7 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
-import Screens
+import Payloads
 
 /// What a screen reader should say about a frame, after W3C's pattern for complex images: a
 /// one-sentence short description for `alt`, then a long one, sentence by sentence: the map's

@@ -127,8 +127,8 @@ public final class FramePipeline: Sendable {
     ) async throws -> Frame<Output> {
         let source = try source(of: scene)
         let store = try await store(for: source)
-        let geometry = geometry ?? FrameRenderer.geometry(for: scene, source: source)
-        let had = await tiles(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
+        let geometry = geometry ?? FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
+        let had = await tiles(geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
         let (renderers, decodedTiles) = (renderers, decodedTiles)
         let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
             assertNotOnEventLoop("drawing a frame")
@@ -136,7 +136,7 @@ public final class FramePipeline: Sendable {
             let started = ContinuousClock.now
             let tiles = had.decoded(into: decodedTiles, source: source)
             return try renderers.withRenderer { renderer in
-                let frame = renderer.render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: cutoff)
+                let frame = renderer.render(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles, cutoff: cutoff)
                 if let stopped = frame.stopped { throw stopped }
                 return (try output.make(frame), frame.tileCount, frame.missingTiles, ContinuousClock.now - started)
             }
@@ -155,8 +155,8 @@ public final class FramePipeline: Sendable {
     ) async throws -> Value {
         let source = try source(of: scene)
         let store = try await store(for: source)
-        let geometry = FrameRenderer.geometry(for: scene, source: source)
-        let had = await tiles(geometry.tilePlacements(in: source.tileGrid).map(\.tile), in: store)
+        let geometry = FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
+        let had = await tiles(geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
         let decodedTiles = decodedTiles
         return try await rendering.run {
             assertNotOnEventLoop("drawing a frame")

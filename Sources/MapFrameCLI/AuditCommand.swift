@@ -4,6 +4,7 @@ import FramePipeline
 import Foundation
 import MapRender
 import Screens
+import TileStore
 
 /// `mapframe audit`: the contrast of a scene's overlays against the tiles under them, the size
 /// of its text and of its touch targets (`FrameAuditor`).
@@ -41,7 +42,7 @@ struct AuditCommand: AsyncParsableCommand {
             let loaded = try SceneFile.load(url, catalog: pipeline.catalog)
             let scene = themeOption.override.map { SceneFile.scene(loaded, inTheme: $0, catalog: pipeline.catalog) } ?? loaded
             return try await pipeline.withTiles(of: scene) { tiles, source, geometry in
-                FrameAuditor.audit(scene, geometry: geometry, source: source, tiles: tiles)
+                FrameAuditor.audit(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles)
             }
         }
         switch format {

@@ -44,7 +44,7 @@ extension CacheCommand {
                 let reader = try await source.openCache(for: style, readOnly: true, createIfMissing: false)
                 let writer = try await destination.openCache(for: style, readOnly: false, createIfMissing: true)
                 let copied = try await Self.copyTiles(from: reader, to: writer, style: style)
-                try await writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.attribution ?? "")
+                try await writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.tileSet.attribution ?? "")
                 print("\(style): copied \(copied) tiles from \(reader.name) to \(writer.name)")
             }
             if Self.holdsRoutes(source), let routes = try await source.openRouteStore(quota: Self.copyQuota),

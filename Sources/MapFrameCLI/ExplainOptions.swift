@@ -29,7 +29,7 @@ struct ExplainOptions: ParsableArguments {
         let scene = themeOption.override.map { SceneFile.scene(loaded.scene, inTheme: $0, catalog: catalog) } ?? loaded.scene
         // A parsed scene's style is always in the catalog it was checked against.
         guard let source = catalog[scene.style] else { throw InputError(description: "style: '\(scene.style)' is not known") }
-        return ExplainedFrame(scene: scene, source: source, journey: loaded.journey)
+        return ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: loaded.journey)
     }
 }
 

@@ -44,7 +44,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     private func play(with pipeline: FramePipeline) async throws {
         let catalog = pipeline.catalog
-        let styles = Dictionary(uniqueKeysWithValues: catalog.names.compactMap { name in catalog[name].map { (name, $0.zoomRange) } })
+        let styles = Dictionary(uniqueKeysWithValues: catalog.names.compactMap { name in catalog[name].map { (name, $0.tileSet.zoomRange) } })
         let url = URL(fileURLWithPath: script)
         // Reading and playing the whole script comes first, so a bad script writes nothing.
         var parsed: Script

@@ -53,12 +53,12 @@ struct SeedCommand: AsyncParsableCommand {
                 only as frames need them. Seed from your own tile server instead (--style-file).
                 """)
         }
-        let outOfRange = zoom.levels.filter { !source.zoomRange.contains(Double($0)) }
+        let outOfRange = zoom.levels.filter { !source.tileSet.zoomRange.contains(Double($0)) }
         guard outOfRange.isEmpty else {
-            throw InputError(description: "--zoom: \(outOfRange.first!) is outside the \(style) style's zoom range \(source.zoomRange)")
+            throw InputError(description: "--zoom: \(outOfRange.first!) is outside the \(style) style's zoom range \(source.tileSet.zoomRange)")
         }
         // The source's tiles that draw those zooms: for 512 px tiles, one zoom shallower.
-        let tileZooms = Set(zoom.levels.map { source.tileGrid.tileZoom(forDeviceZoom: Double($0)) }).sorted()
+        let tileZooms = Set(zoom.levels.map { source.tileSet.grid.tileZoom(forDeviceZoom: Double($0)) }).sorted()
         let count = tileZooms.reduce(0) { $0 + TileID.covering(bbox.bounds, zoom: $1).count }
         guard count <= Self.maxTiles else {
             throw InputError(description: "--bbox and --zoom cover \(count) tiles; allowed at most \(Self.maxTiles)")
@@ -73,8 +73,8 @@ struct SeedCommand: AsyncParsableCommand {
                     await (try await pipeline.store(for: source)).freshTileCount(in: Array(tiles))
                 }
                 : 0
-            let forMapZooms = source.tileGrid.zoomOffset > 0
-                ? " (\(source.tileSize) px tiles, for map zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound))" : ""
+            let forMapZooms = source.tileSet.grid.zoomOffset > 0
+                ? " (\(source.tileSet.tileSize) px tiles, for map zoom \(zoom.levels.lowerBound)-\(zoom.levels.upperBound))" : ""
             print("\(style): \(count) tiles at zoom \(tileZooms.first!)-\(tileZooms.last!)\(forMapZooms); \(fresh) cached and fresh, \(count - fresh) to fetch")
             return
         }

@@ -4,6 +4,7 @@ import Foundation
 import FrameExplain
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import TileStore
 
@@ -141,7 +142,7 @@ private struct FrameWriting: Sendable {
         try OutputFile.write(drawn.output.png, to: frame.destination, what: "the frame")
         if html, let source = pipeline.catalog[scene.style] {
             let page = ExplorableHTML.page(
-                for: ExplainedFrame(scene: scene, source: source, journey: frame.journey), imageURL: frame.destination.lastPathComponent
+                for: ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: frame.journey), imageURL: frame.destination.lastPathComponent
             )
             try OutputFile.write(
                 Data(page.utf8), to: frame.destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame"
@@ -149,7 +150,7 @@ private struct FrameWriting: Sendable {
         }
         var lines = [FrameReport.line(scene: frame.url.lastPathComponent, output: frame.destination.path, frame: drawn)]
         if let legend, let pixels = drawn.output.pixels, let source = pipeline.catalog[scene.style] {
-            let shown = CategoryLegend(of: scene, drawnAs: pixels, geometry: drawn.geometry, source: source)
+            let shown = CategoryLegend(of: scene, drawnAs: pixels, geometry: drawn.geometry, tileSet: source.tileSet)
             try OutputFile.write(try shown.draw(scale: scene.viewport.scale).pngData(opaque: true), to: URL(fileURLWithPath: legend), what: "the legend")
             lines.append("\(frame.url.lastPathComponent) -> \(legend): legend of \(shown.categories.map(\.name).joined(separator: ", "))")
         }

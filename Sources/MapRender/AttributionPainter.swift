@@ -1,5 +1,4 @@
 import MapGeometry
-import TileStore
 
 /// The attribution layer: the box with the source's text, today's or the 2010 app's.
 public struct AttributionLayer: SceneLayer {
@@ -9,11 +8,11 @@ public struct AttributionLayer: SceneLayer {
         self.mode = mode
     }
 
-    public func painter(for source: TileSource) -> any OverlayPainter {
+    public func painter(for tileSet: TileSet) -> any OverlayPainter {
         switch mode {
         case .hidden: AttributionPainter(text: "")
-        case .current: AttributionPainter(text: source.attribution)
-        case .legacy: AttributionPainter(text: source.legacyAttribution ?? source.attribution)
+        case .current: AttributionPainter(text: tileSet.attribution)
+        case .legacy: AttributionPainter(text: tileSet.legacyAttribution ?? tileSet.attribution)
         }
     }
 }

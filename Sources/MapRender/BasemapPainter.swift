@@ -1,6 +1,5 @@
 import ImageCodec
 import MapGeometry
-import TileStore
 
 /// The outcome of asking for one tile to draw.
 public enum TileLookup: Sendable {

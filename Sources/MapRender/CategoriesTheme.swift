@@ -1,3 +1,4 @@
+import Payloads
 /// The colours of the categories theme: one flat colour for each category of thing drawn, so
 /// that a frame can be read colour by colour, as HapticMap reads its maps, and explained by a
 /// legend (`CategoryLegend`).

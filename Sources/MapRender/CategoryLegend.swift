@@ -1,6 +1,5 @@
 import ImageCodec
 import MapGeometry
-import TileStore
 
 /// The legend of a frame drawn in the categories theme: one row per category present, its
 /// colour as a swatch beside its name, in `CategoryPalette` order. HapticMap's "details" list
@@ -19,9 +18,9 @@ public struct CategoryLegend: Hashable, Sendable {
     /// The categories a frame of `scene` in the categories theme shows, drawn as `pixels` with
     /// its map panel over `geometry`: the basemap's colours found in the map panel, and the
     /// category of every element that reaches the frame.
-    public init(of scene: Scene, drawnAs pixels: RasterImage, geometry: FrameGeometry, source: TileSource) {
+    public init(of scene: Scene, drawnAs pixels: RasterImage, geometry: FrameGeometry, tileSet: TileSet) {
         let frame = PixelRect(minX: 0, minY: 0, maxX: Double(pixels.width), maxY: Double(pixels.height))
-        let elements = FrameRenderer.elements(for: scene, geometry: geometry, source: source)
+        let elements = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: tileSet)
         var present = Set(elements.filter { $0.shape.bounds.intersects(frame) }.map { CategoryPalette.Category($0.category) })
         let basemap: [(CategoryPalette.Category, RGBA)] = [.background, .roads].map { ($0, $0.colour.rgba) }
         let panelTop = scene.mapPanelTop * scene.viewport.scale

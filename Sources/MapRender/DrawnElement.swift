@@ -1,4 +1,5 @@
 import MapGeometry
+import Payloads
 
 /// One element a painter drew: what it is, a short label to speak, and the area it covers in
 /// the frame's device pixels. A frame's elements, bottom to top, are enough to say what lies

@@ -1,5 +1,4 @@
 import MapGeometry
-import TileStore
 
 /// A rendered frame: the pixels, the geometry they were drawn with, and the tiles that were missing.
 public struct RenderedFrame {
@@ -24,34 +23,34 @@ public final class FrameRenderer {
     public init() {}
 
     /// The geometry `scene` will be drawn with: its camera resolved, fitted if it asks to be.
-    public static func geometry(for scene: Scene, source: TileSource) -> FrameGeometry {
-        FrameGeometry(camera: camera(for: scene, source: source), viewport: scene.mapPanelViewport)
+    public static func geometry(for scene: Scene, tileSet: TileSet) -> FrameGeometry {
+        FrameGeometry(camera: camera(for: scene, tileSet: tileSet), viewport: scene.mapPanelViewport)
     }
 
     /// Whether drawing `scene` over `geometry`'s frame changes any pixel of its tiles: its
     /// theme changes the basemap, or one of its overlays reaches the frame. When not, a
     /// tile-shaped frame is its base tile unchanged.
-    public static func changesTiles(_ scene: Scene, geometry: FrameGeometry, source: TileSource) -> Bool {
+    public static func changesTiles(_ scene: Scene, geometry: FrameGeometry, tileSet: TileSet) -> Bool {
         scene.theme.basemap != .tiles || !scene.screenLayers.isEmpty
-            || overlayPainters(for: scene, source: source).contains { $0.touches(geometry, theme: scene.theme) }
+            || overlayPainters(for: scene, tileSet: tileSet).contains { $0.touches(geometry, theme: scene.theme) }
     }
 
-    /// Renders `scene` with tiles of `source` from `tiles`: the map panel, the chrome around
+    /// Renders `scene` with tiles of `tileSet` from `tiles`: the map panel, the chrome around
     /// it when the scene has chrome, and the scene's screen layers over both.
-    public func render(_ scene: Scene, source: TileSource, tiles: TileProviding) -> RenderedFrame {
-        render(scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source, tiles: tiles)
+    public func render(_ scene: Scene, tileSet: TileSet, tiles: TileProviding) -> RenderedFrame {
+        render(scene, geometry: FrameRenderer.geometry(for: scene, tileSet: tileSet), tileSet: tileSet, tiles: tiles)
     }
 
     /// Renders `scene` with its map panel over `geometry`, which a caller that fetched the
-    /// panel's tiles first has already worked out (`geometry(for:source:)`); a map tile is a
+    /// panel's tiles first has already worked out (`geometry(for:tileSet:)`); a map tile is a
     /// frame whose top-left corner is the tile's corner.
     /// With a `cutoff`, drawing gives up once it has taken too long or nobody waits for it, and
     /// the frame says so (`RenderedFrame.stopped`).
     public func render(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, cutoff: RenderCutoff? = nil
+        _ scene: Scene, geometry: FrameGeometry, tileSet: TileSet, tiles: TileProviding, cutoff: RenderCutoff? = nil
     ) -> RenderedFrame {
-        let panel = renderPanel(scene, geometry: geometry, source: source, tiles: tiles, cutoff: cutoff)
-        let screenPainters = scene.screenLayers.map { $0.painter(for: source) }
+        let panel = renderPanel(scene, geometry: geometry, tileSet: tileSet, tiles: tiles, cutoff: cutoff)
+        let screenPainters = scene.screenLayers.map { $0.painter(for: tileSet) }
         guard scene.chrome != nil || !screenPainters.isEmpty, panel.stopped == nil else { return panel }
         let frame = FrameGeometry(camera: panel.geometry.camera, viewport: scene.viewport)
         let canvas: Canvas
@@ -72,17 +71,17 @@ public final class FrameRenderer {
     /// layer's and chrome bar's elements, with the device pixels they cover in the whole frame.
     /// Needs no tiles and draws nothing; a hit-test takes the last element containing a point.
     public static func elements(
-        for scene: Scene, geometry: FrameGeometry, source: TileSource
+        for scene: Scene, geometry: FrameGeometry, tileSet: TileSet
     ) -> [DrawnElement] {
         let panelTop = Double(scene.mapPanelTop * scene.viewport.scale), theme = scene.theme
-        var elements = overlayPainters(for: scene, source: source)
+        var elements = overlayPainters(for: scene, tileSet: tileSet)
             .flatMap { $0.elements(in: geometry, theme: theme) }
             .map { panelTop == 0 ? $0 : $0.offsetBy(dx: 0, dy: panelTop) }
         let frame = FrameGeometry(camera: geometry.camera, viewport: scene.viewport)
         if let chrome = scene.chrome {
             elements += chromePainters(for: chrome).flatMap { $0.elements(in: frame, theme: theme) }
         }
-        elements += scene.screenLayers.flatMap { $0.painter(for: source).elements(in: frame, theme: theme) }
+        elements += scene.screenLayers.flatMap { $0.painter(for: tileSet).elements(in: frame, theme: theme) }
         return elements
     }
 
@@ -93,13 +92,13 @@ public final class FrameRenderer {
 
     /// The map panel alone: tiles, then the overlays.
     private func renderPanel(
-        _ scene: Scene, geometry: FrameGeometry, source: TileSource, tiles: TileProviding, cutoff: RenderCutoff?
+        _ scene: Scene, geometry: FrameGeometry, tileSet: TileSet, tiles: TileProviding, cutoff: RenderCutoff?
     ) -> RenderedFrame {
-        let overlays = FrameRenderer.overlayPainters(for: scene, source: source)
+        let overlays = FrameRenderer.overlayPainters(for: scene, tileSet: tileSet)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         canvas.cutoff = cutoff?.started()
         let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites)
-        let basemap = BasemapPainter(tiles: tiles, grid: source.tileGrid)
+        let basemap = BasemapPainter(tiles: tiles, grid: tileSet.grid)
         basemap.draw(in: context)
         for painter in overlays where canvas.stopped == nil { painter.draw(in: context) }
         return RenderedFrame(
@@ -109,20 +108,20 @@ public final class FrameRenderer {
 
     /// The camera a scene asks for; a fitted camera shows every overlay's fit items.
     /// Only a fitted camera needs the overlays, to learn what they cover.
-    static func camera(for scene: Scene, source: TileSource) -> Camera {
+    static func camera(for scene: Scene, tileSet: TileSet) -> Camera {
         switch scene.camera {
         case .fixed(let camera):
             return camera
         case .fitAll(let padding):
-            let items = overlayPainters(for: scene, source: source).flatMap { $0.fitItems(in: scene.theme) }
+            let items = overlayPainters(for: scene, tileSet: tileSet).flatMap { $0.fitItems(in: scene.theme) }
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
-            return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: source.zoomRange)
+            return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: tileSet.zoomRange)
                 ?? MapDefaults.fallbackCamera
         }
     }
 
     /// The scene's layers' painters, bottom to top.
-    static func overlayPainters(for scene: Scene, source: TileSource) -> [OverlayPainter] {
-        scene.layers.map { $0.painter(for: source) }
+    static func overlayPainters(for scene: Scene, tileSet: TileSet) -> [OverlayPainter] {
+        scene.layers.map { $0.painter(for: tileSet) }
     }
 }

@@ -1,5 +1,4 @@
 import MapGeometry
-import TileStore
 
 /// What a painter draws with: the canvas, the frame's geometry, the theme and the sprites drawn so far.
 public struct DrawingContext {
@@ -54,11 +53,11 @@ extension OverlayPainter {
 /// it over tiles of a given source. Most painters are their own layer; a layer that needs the
 /// source (the attribution, whose text is the source's) makes its painter when asked.
 public protocol SceneLayer: Hashable, Sendable {
-    func painter(for source: TileSource) -> any OverlayPainter
+    func painter(for tileSet: TileSet) -> any OverlayPainter
 }
 
 extension SceneLayer where Self: OverlayPainter {
-    public func painter(for source: TileSource) -> any OverlayPainter { self }
+    public func painter(for tileSet: TileSet) -> any OverlayPainter { self }
 }
 
 extension FrameGeometry {

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import Payloads
 
 /// Draws a Photomap pin with its pointer's tip on the photo's location. (The app anchored the
 /// image centre instead, a known inaccuracy that MapFrame does not copy.)

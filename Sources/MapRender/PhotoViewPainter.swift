@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import Payloads
 
 /// A photo opened from the Photomap: its number, its caption and its image, decoded once when the
 /// view is made (from PNG, JPEG or WebP bytes) and drawn from then on. Views are equal when they

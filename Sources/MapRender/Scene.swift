@@ -1,4 +1,5 @@
 import MapGeometry
+import Payloads
 
 /// Everything one frame shows: the map's style and camera, and the layers drawn over the tiles.
 public struct Scene: Hashable, Sendable {

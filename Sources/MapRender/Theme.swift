@@ -11,7 +11,7 @@ import MapGeometry
 /// ```swift
 /// var scene = Scene(camera: .fitAll(padding: 24), route: route)
 /// scene.theme.route.colour = Colour(red: 1, green: 0.2, blue: 0.2)
-/// renderer.render(scene, source: source, tiles: tiles)
+/// renderer.render(scene, tileSet: tileSet, tiles: tiles)
 /// ```
 public struct Theme: Hashable, Sendable {
     // One line per kind of thing drawn; a new overlay kind adds its style here, defaulting

@@ -1,5 +1,4 @@
 import MapGeometry
-import TileStore
 
 /// The transit sentence's layer ("Tram 7 is between Järntorget and Vasaplatsen, 2 stops before
 /// yours. It arrives at 08:45."). It sits just above the attribution box, so it needs the
@@ -14,8 +13,8 @@ public struct TransitCaptionLayer: SceneLayer {
         self.attribution = attribution
     }
 
-    public func painter(for source: TileSource) -> any OverlayPainter {
-        let attributionPainter = AttributionLayer(attribution).painter(for: source) as? AttributionPainter
+    public func painter(for tileSet: TileSet) -> any OverlayPainter {
+        let attributionPainter = AttributionLayer(attribution).painter(for: tileSet) as? AttributionPainter
         return TransitCaptionPainter(sentence: sentence, attributionText: attributionPainter?.text ?? "")
     }
 }

@@ -22,7 +22,7 @@ extension MapServerApp {
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })
-        return try await tiles.onRenderThread { try body(ExplainedFrame(scene: scene, source: source), extra) }
+        return try await tiles.onRenderThread { try body(ExplainedFrame(scene: scene, tileSet: source.tileSet), extra) }
     }
 
     /// `GET /frame/hit?…&x=&y=[&slop=]`: the element at logical pixel (x, y), as JSON.

@@ -34,7 +34,7 @@ enum FrameQuery {
             latitude: try number(values, "lat", in: SceneFile.latitudeRange),
             longitude: try number(values, "lon", in: SceneFile.longitudeRange)
         )
-        let zoom = try number(values, "zoom", in: Double(source.zoomRange.min)...Double(source.zoomRange.max))
+        let zoom = try number(values, "zoom", in: Double(source.tileSet.zoomRange.min)...Double(source.tileSet.zoomRange.max))
         var scene = Scene(viewport: Viewport(width: width, height: height, scale: scale), style: styleName,
                           camera: .fixed(Camera(center: center, zoom: zoom)))
         scene.theme = try themeName(values["theme"]).theme

@@ -159,7 +159,7 @@ public final class MapServerApp: Sendable {
             let source = try self.source(jsonFile: context.parameters.get("style") ?? "")
             let theme = try Self.routeTileTheme(request)
             let bounds = route.line.bounds
-            let fitted = CameraFit.camera(showing: [FitItem(bounds: bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.zoomRange)
+            let fitted = CameraFit.camera(showing: [FitItem(bounds: bounds)], in: .iPhone, padding: MapDefaults.fitPadding, zoomRange: source.tileSet.zoomRange)
             let query = theme == .cycleStreets ? "" : "?theme=\(theme.rawValue)"
             return try self.linkedResponse(request, cacheControl: TileJSON.cacheControl) { base in
                 TileJSON.document(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import MapGeometry
+import Payloads
 import Screens
 import StrictJSON
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 import Metrics
 import TileStore
 

@@ -37,8 +37,8 @@ struct TileAddress: Hashable, Sendable {
     /// outside the world, 404 for a zoom outside the style's range.
     private init(source: TileSource, z: Int, x: Int, y: Int, retina: Bool) throws(HTTPProblem) {
         guard z <= TileID.maxZoom else { throw .badRequest("z: \(z) is outside 0...\(TileID.maxZoom)") }
-        guard source.zoomRange.contains(Double(z)) else {
-            throw .notFound("z: \(z) is outside the \(source.name) style's zoom range \(source.zoomRange)")
+        guard source.tileSet.zoomRange.contains(Double(z)) else {
+            throw .notFound("z: \(z) is outside the \(source.name) style's zoom range \(source.tileSet.zoomRange)")
         }
         let last = TileID.tilesPerSide(zoom: z) - 1
         guard x <= last else { throw .badRequest("x: \(x) is outside 0...\(last)") }
@@ -55,7 +55,7 @@ struct TileAddress: Hashable, Sendable {
     var isSourceTile: Bool {
         let side = Int(WebMercator.tileSize) * (retina ? 2 : 1)
         let deviceZoom = Double(tile.z) + (retina ? 1 : 0)
-        return source.tileSize == side && source.tileGrid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
+        return source.tileSet.tileSize == side && source.tileSet.grid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
     }
 
     /// A path parameter as a whole number, 0 or more; 400 otherwise.

@@ -15,10 +15,10 @@ enum TileJSON {
         var document: [String: Any] = [
             "tilejson": "3.0.0",
             "name": name,
-            "attribution": source.attribution.replacingOccurrences(of: "\n", with: "; "),
+            "attribution": source.tileSet.attribution.replacingOccurrences(of: "\n", with: "; "),
             "tiles": [tileURL],
-            "minzoom": source.zoomRange.min,
-            "maxzoom": source.zoomRange.max,
+            "minzoom": source.tileSet.zoomRange.min,
+            "maxzoom": source.tileSet.zoomRange.max,
             "scheme": "xyz",
             "bounds": bounds.map { [$0.west, $0.south, $0.east, $0.north] } ?? worldBounds,
         ]

@@ -187,7 +187,7 @@ final class TileService: Sendable {
             start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden
         )
         scene.theme = theme
-        if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, source: address.source),
+        if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: address.source.tileSet),
            let base = try await baseTile(address) {
             // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
             // kept under the route's key too so the next request need not ask again.

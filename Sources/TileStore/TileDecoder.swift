@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import MapGeometry
 
 /// Why a tile's bytes were refused.
 public enum TileImageError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -76,5 +77,5 @@ public struct TileDecoder: Hashable, Sendable {
 
 extension TileSource {
     /// The decoder for this source's tiles, which checks their size.
-    public var tileDecoder: TileDecoder { TileDecoder(tileSize: tileSize) }
+    public var tileDecoder: TileDecoder { TileDecoder(tileSize: tileSet.tileSize) }
 }

@@ -16,20 +16,14 @@ public struct TileSource: Hashable, Sendable {
     public var retinaURLTemplate: String?
     /// The environment variable holding the API key, where the source needs one.
     public var apiKeyEnvironmentVariable: String?
-    /// The map zooms the style is drawn at, as scenes and tile URLs count them. A 512 px
-    /// source's tiles are fetched one zoom shallower (see `TileGrid`).
-    public var zoomRange: ZoomRange
-    /// The side of one of the source's tiles in pixels: 256, or 512.
-    public var tileSize: Int
+    /// Which tiles draw each zoom (a 512 px source's tiles are fetched one zoom shallower; see
+    /// `TileGrid`), and the attribution: what drawing needs of the source.
+    public var tileSet: TileSet
     /// A style's tile size unless it says otherwise. `mapframe cache verify`, which knows no
     /// style, checks caches against it.
     public static let standardTileSize = 256
     /// The tile sizes a style may have.
     public static let tileSizes = [standardTileSize, 2 * standardTileSize]
-    /// The attribution text; a "\n" splits it into lines.
-    public var attribution: String
-    /// The attribution the CycleStreets app showed in 2010, kept for faithful reproductions.
-    public var legacyAttribution: String?
     /// Values for `{s}` in the URL templates; a tile always uses the same one.
     public var subdomains: [String]
     /// The User-Agent sent upstream; `{version}` becomes MapFrame's version.
@@ -57,13 +51,15 @@ public struct TileSource: Hashable, Sendable {
         guard minZoom <= maxZoom else {
             throw JSONFieldError(path: "maxZoom", message: "\(maxZoom) is below minZoom \(minZoom)")
         }
-        zoomRange = ZoomRange(min: minZoom, max: maxZoom)
-        tileSize = try reader.integer("tileSize", in: 1...65_536) ?? Self.standardTileSize
+        let tileSize = try reader.integer("tileSize", in: 1...65_536) ?? Self.standardTileSize
         guard Self.tileSizes.contains(tileSize) else {
             throw JSONFieldError(path: "tileSize", value: .number(Double(tileSize)), allowed: Self.tileSizes.map(String.init).joined(separator: " or "))
         }
-        attribution = try reader.requiredString("attribution")
-        legacyAttribution = try reader.string("legacyAttribution")
+        tileSet = TileSet(
+            grid: TileGrid(tileSize: tileSize, zoomRange: ZoomRange(min: minZoom, max: maxZoom)),
+            attribution: try reader.requiredString("attribution"),
+            legacyAttribution: try reader.string("legacyAttribution")
+        )
         subdomains = try (reader.array("subdomains") ?? []).enumerated().map { index, value throws(JSONFieldError) in
             guard case .string(let subdomain) = value, !subdomain.isEmpty else {
                 throw JSONFieldError(path: "subdomains[\(index)]", value: value, allowed: "a non-empty string")
@@ -94,11 +90,6 @@ public struct TileSource: Hashable, Sendable {
             throw JSONFieldError(path: field, message: "uses {apikey} but the style has no apiKeyEnv")
         }
     }
-}
-
-extension TileSource {
-    /// Which of the source's tiles draw a map at each zoom.
-    public var tileGrid: TileGrid { TileGrid(tileSize: tileSize, zoomRange: zoomRange) }
 }
 
 /// The tile sources MapFrame knows: the built-in ones plus any the user adds.

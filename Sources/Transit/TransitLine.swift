@@ -1,5 +1,5 @@
-import FrameAudit
 import GTFS
+import ImageCodec
 import MapRender
 
 /// A GTFS route as a rider names and sees it: "Tram 7", drawn in its colour with its text colour.

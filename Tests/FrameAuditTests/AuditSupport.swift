@@ -31,7 +31,7 @@ enum AuditSupport {
 
     static func audit(_ scene: Scene) async throws -> AuditReport {
         try await pipeline.withTiles(of: scene) { tiles, source, geometry in
-            FrameAuditor.audit(scene, geometry: geometry, source: source, tiles: tiles)
+            FrameAuditor.audit(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles)
         }
     }
 

@@ -50,7 +50,7 @@ import TileStore
     @Test func defaultRouteReportsItsTrueMinimum() async throws {
         var scene = try AuditSupport.scene(named: "route-planned")
         let source = try #require(StyleCatalog.builtin[scene.style])
-        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        let geometry = FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
         scene.camera = .fixed(geometry.camera)
         let route = try #require(scene.overlays.route)
         scene.overlays = Scene.Overlays(route: route, attribution: .hidden)

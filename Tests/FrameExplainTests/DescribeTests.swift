@@ -2,6 +2,7 @@ import Foundation
 import FrameExplain
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 import TileStore
@@ -11,7 +12,7 @@ import TileStore
 
     static func frame(_ name: String) throws -> ExplainedFrame {
         let loaded = try SceneFile.loadWithJourney(fixtures.appendingPathComponent(name), catalog: .builtin)
-        return ExplainedFrame(scene: loaded.scene, source: StyleCatalog.builtin[loaded.scene.style]!, journey: loaded.journey)
+        return ExplainedFrame(scene: loaded.scene, tileSet: StyleCatalog.builtin[loaded.scene.style]!.tileSet, journey: loaded.journey)
     }
 
     @Test func elementsAreSaidNearestFirstWithCompassWordsAndOffScreenOnesSaidSo() throws {

@@ -2,6 +2,7 @@ import Foundation
 import FrameExplain
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 import TileStore
@@ -20,7 +21,7 @@ import TileStore
         )
         scene.screenLayers = [AlertDialogPainter(dialog: dialog)]
         let layout = AlertDialogPainter(dialog: dialog).layout(frameWidth: 320, frameHeight: 480)
-        return (ExplainedFrame(scene: scene, source: source), layout)
+        return (ExplainedFrame(scene: scene, tileSet: source.tileSet), layout)
     }
 
     @Test(arguments: [1, 2]) func hitsNameTheDialogAndEachButton(scale: Int) throws {
@@ -70,7 +71,7 @@ import TileStore
     @Test func rowsAreStagesAndTheDescriptionReadsTheList() throws {
         var scene = Scene(camera: .fixed(Camera(center: DialogExplainTests.centre, zoom: 16)), itineraryList: Self.list, chrome: .itineraryList)
         scene.theme = .cycleStreets
-        let frame = ExplainedFrame(scene: scene, source: DialogExplainTests.source)
+        let frame = ExplainedFrame(scene: scene, tileSet: DialogExplainTests.source.tileSet)
         let rows = ItineraryListPainter(list: Self.list).layout(panelWidth: 320, panelHeight: 367).rows
         let second = rows[1].box
         let hit = try frame.hit(x: 160, y: Int(second.center.y) + PhoneChrome.mapPanelTop, slop: 0)
@@ -92,7 +93,7 @@ import TileStore
         var scene = Scene(camera: .fixed(Camera(center: DialogExplainTests.centre, zoom: 16)), chrome: .photomap(enabled: []))
         scene.theme = .cycleStreets
         scene.screenLayers = [PhotoViewPainter(view: view, top: 20)]
-        let frame = ExplainedFrame(scene: scene, source: DialogExplainTests.source)
+        let frame = ExplainedFrame(scene: scene, tileSet: DialogExplainTests.source.tileSet)
         let layout = PhotoViewPainter(view: view, top: 20).layout(frameWidth: 320, frameHeight: 480)
         #expect(try frame.hit(x: Int(layout.done.center.x), y: Int(layout.done.center.y), slop: 0) == HitAnswer(category: .button, label: "Done button", id: "done"))
         #expect(try frame.hit(x: 160, y: Int(layout.photo.center.y), slop: 0) == HitAnswer(category: .photo, label: "Photo 41523: Cycle parking", id: "41523"))

@@ -2,6 +2,7 @@ import Foundation
 import FrameExplain
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 import TileStore
@@ -18,7 +19,7 @@ import TileStore
     static func frame(_ overlays: Scene.Overlays, chrome: PhoneChrome? = nil) -> ExplainedFrame {
         var scene = Scene(camera: .fixed(camera), layers: overlays.layers, chrome: chrome)
         scene.theme = .cycleStreets
-        return ExplainedFrame(scene: scene, source: source)
+        return ExplainedFrame(scene: scene, tileSet: source.tileSet)
     }
 
     @Test func aRouteOverAMarkerAnswersTheRouteAndBesideItTheMarker() throws {

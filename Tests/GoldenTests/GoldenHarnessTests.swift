@@ -4,6 +4,7 @@ import GoldenCheck
 import ImageCodec
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 import TileStore

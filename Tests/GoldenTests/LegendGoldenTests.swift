@@ -17,7 +17,7 @@ import TileStore
         let scene = try GoldenSupport.scene(named: name)
         let source = try #require(StyleCatalog.builtin[scene.style])
         let frame = try await GoldenSupport.pipeline.render(scene, as: .pixels)
-        return CategoryLegend(of: scene, drawnAs: frame.output, geometry: frame.geometry, source: source)
+        return CategoryLegend(of: scene, drawnAs: frame.output, geometry: frame.geometry, tileSet: source.tileSet)
     }
 
     @Test(arguments: ["categories-chrome", "categories-geolocating"])

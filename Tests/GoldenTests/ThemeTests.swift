@@ -33,7 +33,7 @@ import TileStore
 
     @Test func categoriesScriptFramesHoldOnlyThePalette() async throws {
         let script = try ScriptParser.load(contentsOf: GoldenSupport.scenes.appendingPathComponent("scripts/categories-itinerary.json"), styles: [
-            "osm": try #require(StyleCatalog.builtin["osm"]).zoomRange,
+            "osm": try #require(StyleCatalog.builtin["osm"]).tileSet.zoomRange,
         ])
         for scene in try ScriptPlayer.run(script).scenes(of: script) {
             let image = try await GoldenSupport.pipeline.render(scene, as: .pixels).output
@@ -66,7 +66,7 @@ import TileStore
     @Test func highContrastMarkersAreOneAndAHalfTimesTheApps() throws {
         let scene = try GoldenSupport.scene(named: "high-contrast-route-planned")
         let source = try #require(StyleCatalog.builtin["osm"])
-        let elements = FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source)
+        let elements = FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, tileSet: source.tileSet), tileSet: source.tileSet)
         for marker in elements where marker.category == .start || marker.category == .finish {
             #expect(marker.shape.bounds.width == 1.5 * 66 && marker.shape.bounds.height == 1.5 * 62, "\(marker)")
         }

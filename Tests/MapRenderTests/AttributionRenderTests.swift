@@ -67,7 +67,7 @@ struct AttributionRenderTests {
         }
 
         // The layout the painter reports agrees with the pixels.
-        let layout = AttributionPainter(text: try style(attributionCase.style).attribution).layout(on: frame.canvas, frame: frame.geometry)
+        let layout = AttributionPainter(text: try style(attributionCase.style).tileSet.attribution).layout(on: frame.canvas, frame: frame.geometry)
         #expect(abs(layout.box.minX - Double(box.minX)) <= 1 && abs(layout.box.minY - Double(box.minY)) <= 1, "layout box \(layout.box), pixels \(box)")
         #expect(layout.box.maxX == Double(image.width) && layout.box.maxY == Double(image.height))
         let layoutInk = try #require(layout.inkBounds)

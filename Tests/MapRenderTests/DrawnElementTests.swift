@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Payloads
 import Testing
 import TileStore
 
@@ -10,7 +11,7 @@ import TileStore
 struct DrawnElementTests {
     func elements(_ scene: Scene) throws -> [DrawnElement] {
         let source = try style(scene.style)
-        return FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, source: source), source: source)
+        return FrameRenderer.elements(for: scene, geometry: FrameRenderer.geometry(for: scene, tileSet: source.tileSet), tileSet: source.tileSet)
     }
 
     @Test("the route is a polyline 4 px wide at scale 1 and 8 px at scale 2 through its points", arguments: [1, 2])
@@ -83,7 +84,7 @@ struct DrawnElementTests {
         let found = try elements(scene)
         #expect(found.map(\.category) == [.location, .photo, .start, .finish, .route, .stage, .attribution, .counter])
         #expect(found[5].label == "Stage 2 of 5" && found[7].label == "Stage 2 of 5")
-        let attribution = AttributionPainter(text: try style("osm").attribution)
+        let attribution = AttributionPainter(text: try style("osm").tileSet.attribution)
             .layout(on: Canvas(width: 320, height: 480), frame: geometry(of: scene)).box
         #expect(found[6].shape == .box(attribution))
         #expect(found[6].label == "Map attribution: © OpenStreetMap contributors")
@@ -100,7 +101,7 @@ struct DrawnElementTests {
         var scene = fixedScene(scale: scale, start: Places.cambridge)
         scene.chrome = chrome
         let found = try elements(scene)
-        let panel = FrameRenderer.geometry(for: scene, source: try style("osm"))
+        let panel = FrameRenderer.geometry(for: scene, tileSet: try style("osm").tileSet)
         let s = Double(scale)
         let start = try #require(found.first { $0.category == .start })
         let tip = panel.pixel(for: Places.cambridge)

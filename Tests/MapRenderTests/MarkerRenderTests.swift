@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Payloads
 import Testing
 
 @Suite("Start and finish markers on rendered pixels")

@@ -37,7 +37,7 @@ struct MissingTileRenderTests {
         let tip = anchorPixel(of: Places.cambridge, in: frame.geometry)
         let e = Spec.wispExtent
         let marker = PixelBox(minX: tip.x - e.left, minY: tip.y - e.above, maxX: tip.x + e.right, maxY: tip.y + e.below)
-        let attribution = AttributionPainter(text: try style("osm").attribution).layout(on: frame.canvas, frame: frame.geometry).box
+        let attribution = AttributionPainter(text: try style("osm").tileSet.attribution).layout(on: frame.canvas, frame: frame.geometry).box
         func isOverlay(_ x: Int, _ y: Int) -> Bool {
             (marker.minX...marker.maxX).contains(x) && (marker.minY...marker.maxY).contains(y)
                 || Double(x) >= attribution.minX && Double(y) >= attribution.minY

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import Testing
+import TileStore
 
 /// A route of two parts: a line across the top of the frame and another across the bottom,
 /// with a gap between where a joining line would run if the parts were drawn as one.
@@ -47,7 +48,7 @@ struct MultiPartRouteTests {
         let frame = geometry(of: scene)
         scene.overlays.route = Self.twoParts(in: frame)
         let source = try style(scene.style)
-        let elements = FrameRenderer.elements(for: scene, geometry: frame, source: source)
+        let elements = FrameRenderer.elements(for: scene, geometry: frame, tileSet: source.tileSet)
         #expect(elements.map(\.category) == [.route])
         let shape = try #require(elements.first?.shape)
         #expect(shape.contains(PixelPoint(x: 90, y: 100)) && shape.contains(PixelPoint(x: 230, y: 380)))
@@ -62,13 +63,13 @@ struct MultiPartRouteTests {
             [Coordinate(latitude: 52.25, longitude: 0.20), Coordinate(latitude: 52.26, longitude: 0.21)],
         ])!
         let scene = Scene(viewport: Viewport(width: 320, height: 480), camera: .fitAll(padding: 24), route: far, attribution: .hidden)
-        let frame = FrameRenderer.geometry(for: scene, source: try style("osm"))
+        let frame = FrameRenderer.geometry(for: scene, tileSet: try style("osm").tileSet)
         for point in far.points {
             let pixel = frame.pixel(for: point)
             #expect((24...296).contains(pixel.x) && (24...456).contains(pixel.y), "\(point) is at \(pixel)")
         }
         let onlyTheFirst = Scene(viewport: scene.viewport, camera: .fitAll(padding: 24), route: RouteLine(far.parts[0]), attribution: .hidden)
-        #expect(FrameRenderer.geometry(for: onlyTheFirst, source: try style("osm")).camera.zoom > frame.camera.zoom)
+        #expect(FrameRenderer.geometry(for: onlyTheFirst, tileSet: try style("osm").tileSet).camera.zoom > frame.camera.zoom)
     }
 
     @Test("a tile that only the gap crosses is not touched by the route")

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 @testable import MapRender
 import Testing
+import TileStore
 
 /// What a route costs to draw is bounded by the frame, not by the points it declares.
 @Suite("The cost of drawing a route")
@@ -46,15 +47,15 @@ struct RouteCostTests {
     func cutoff() throws {
         let scene = fixedScene(zoom: 13, route: Self.zigZag(RouteLine.maximumPoints))
         let source = try style(scene.style)
-        let geometry = FrameRenderer.geometry(for: scene, source: source)
+        let geometry = FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
         let tiles = SolidTiles(Background.white)
         let started = ContinuousClock.now
-        let late = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .zero))
+        let late = FrameRenderer().render(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles, cutoff: RenderCutoff(maximum: .zero))
         let stoppedAfter = ContinuousClock.now - started
         #expect(late.stopped == .tookTooLong(.zero))
-        let whole = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)))
+        let whole = FrameRenderer().render(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)))
         #expect(whole.stopped == nil)
-        let abandoned = FrameRenderer().render(scene, geometry: geometry, source: source, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)) { true })
+        let abandoned = FrameRenderer().render(scene, geometry: geometry, tileSet: source.tileSet, tiles: tiles, cutoff: RenderCutoff(maximum: .seconds(600)) { true })
         #expect(abandoned.stopped == .abandoned)
         // It stops at its first look, long before the zig-zag is drawn.
         let drawing = ContinuousClock.now - started - stoppedAfter

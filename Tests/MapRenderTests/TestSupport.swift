@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Payloads
 import Testing
 import TileStore
 
@@ -120,7 +121,7 @@ func geometry(of scene: Scene) -> FrameGeometry {
 
 /// Renders a scene for real, over the given tiles.
 func render(_ scene: Scene, over tiles: TileProviding) throws -> RenderedFrame {
-    FrameRenderer().render(scene, source: try style(scene.style), tiles: tiles)
+    FrameRenderer().render(scene, tileSet: try style(scene.style).tileSet, tiles: tiles)
 }
 
 /// The device pixel whose top-left corner is nearest a coordinate: where a sprite's anchor lands.

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import Testing
+import TileStore
 
 /// The transit layer on rendered pixels: a leg in its line's colour on its text-colour casing,
 /// the approach in grey, nodes, the vehicle's icon, the sentence above the attribution, and the
@@ -63,7 +64,7 @@ import Testing
         let (image, geometry) = try frame()
         var scene = fixedScene(attribution: .current)
         scene.overlays.transit = Self.map
-        let elements = FrameRenderer.elements(for: scene, geometry: geometry, source: try style("osm"))
+        let elements = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: try style("osm").tileSet)
         let vehicle = try #require(elements.first { $0.category == .vehicle })
         #expect(vehicle.label == "Tram 7, waiting" && vehicle.id == "7")
         let box = vehicle.shape.bounds

@@ -88,7 +88,7 @@ import TileStore
             let geometry = FrameGeometry(camera: Camera(center: center, zoom: Double(SeamTests.zoom)), viewport: Viewport(width: 512, height: 512, scale: scale))
             #expect(geometry.origin == PixelPoint(x: (SeamTests.corner.x - 256) * Double(scale), y: (SeamTests.corner.y - 256) * Double(scale)))
             let source = try #require(StyleCatalog.builtin["osm"])
-            var box = AttributionPainter(text: source.attribution).layout(on: Canvas(width: frame.width, height: frame.height), frame: geometry).box
+            var box = AttributionPainter(text: source.tileSet.attribution).layout(on: Canvas(width: frame.width, height: frame.height), frame: geometry).box
             box.minX -= 1
             box.minY -= 1
             #expect(box.minX > Double(frame.width) / 2 && box.minY > Double(frame.height) * 0.85, "the attribution box is where expected: \(box)")

@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import StrictJSON
 import Testing
+@testable import Payloads
 @testable import Screens
 
 /// CycleStreets' Photomap and placefinder answers in GeoJSON, read to what their XML gives.

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Testing
+@testable import Payloads
 @testable import Screens
 
 @Suite struct GeolocationTests {

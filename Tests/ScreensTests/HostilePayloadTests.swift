@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Payloads
 @testable import Screens
 
 @Suite struct HostilePayloadTests {

@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import StrictJSON
 import Testing
+@testable import Payloads
 @testable import Screens
 
 /// The itinerary's list of stages (app spec 6.6), as scripts show it.

@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import Testing
+@testable import Payloads
 @testable import Screens
 
 @Suite struct JourneyXMLParserTests {

@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import StrictJSON
 import Testing
+@testable import Payloads
 @testable import Screens
 
 /// Touching a photo's pin opens it (app spec 8.1), from the file its answer names.

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import StrictJSON
 import Testing
+@testable import Payloads
 @testable import Screens
 
 /// Every route format, told apart by content alone.

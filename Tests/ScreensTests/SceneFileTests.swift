@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 import TileStore
@@ -63,7 +64,7 @@ struct SceneFileTests {
         let markers = #""size": {"width": 320, "height": 360}, "camera": {"fit": "all", "padding": 0}, "start": {"lat": 52.2055, "lon": 0.1414}, "finish": {"lat": 52.2092, "lon": 0.1428}"#
         let app = try Self.parse("{\(markers)}"), highContrast = try Self.parse(#"{\#(markers), "theme": "high-contrast"}"#)
         let source = try #require(StyleCatalog.builtin["osm"])
-        #expect(FrameRenderer.geometry(for: highContrast, source: source).camera.zoom < FrameRenderer.geometry(for: app, source: source).camera.zoom)
+        #expect(FrameRenderer.geometry(for: highContrast, tileSet: source.tileSet).camera.zoom < FrameRenderer.geometry(for: app, tileSet: source.tileSet).camera.zoom)
         #expect(SceneFile.scene(app, inTheme: .highContrast, catalog: .builtin) == highContrast)
     }
 

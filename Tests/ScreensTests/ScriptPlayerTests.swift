@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import StrictJSON
 import Testing
+@testable import Payloads
 @testable import Screens
 
 @Suite struct ScriptPlayerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+@testable import Payloads
 @testable import Screens
 
 /// Fixture files live beside the tests and are found from this file's path.

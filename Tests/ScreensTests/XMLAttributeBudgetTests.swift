@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import Testing
+@testable import Payloads
 @testable import Screens
 
 /// Elements and documents with more attributes than any real one are refused before libxml2

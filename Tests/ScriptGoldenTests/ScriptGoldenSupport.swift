@@ -28,7 +28,7 @@ enum ScriptGoldens {
 
     /// The built-in styles' zoom ranges, as the script parser takes them.
     static let styles: [String: ZoomRange] = Dictionary(
-        uniqueKeysWithValues: StyleCatalog.builtin.names.compactMap { name in StyleCatalog.builtin[name].map { (name, $0.zoomRange) } }
+        uniqueKeysWithValues: StyleCatalog.builtin.names.compactMap { name in StyleCatalog.builtin[name].map { (name, $0.tileSet.zoomRange) } }
     )
 
     /// A directory with the demo fixture tiles of every built-in style, built once per test run.

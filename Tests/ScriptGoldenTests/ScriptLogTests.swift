@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 import Screens
 import Testing
 

@@ -30,7 +30,7 @@ struct MBTilesConformanceTests {
         #expect(metadata["name"] == world.source.title)
         #expect(metadata["format"] == "png")
         #expect(metadata["minzoom"] == "15" && metadata["maxzoom"] == "16")
-        #expect(metadata["attribution"] == world.source.attribution)
+        #expect(metadata["attribution"] == world.source.tileSet.attribution)
 
         let bounds = try #require(metadata["bounds"]).split(separator: ",").compactMap { Double($0) }
         try #require(bounds.count == 4, "bounds should be west,south,east,north: \(metadata["bounds"] ?? "")")

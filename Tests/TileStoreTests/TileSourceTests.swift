@@ -15,18 +15,18 @@ struct TileSourceTests {
     func osm() throws {
         let osm = try #require(StyleCatalog.builtin["osm"])
         #expect(osm.urlTemplate == "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
-        #expect(osm.zoomRange == ZoomRange(min: 0, max: 19))
-        #expect(osm.tileSize == 256)
+        #expect(osm.tileSet.zoomRange == ZoomRange(min: 0, max: 19))
+        #expect(osm.tileSet.tileSize == 256)
         #expect(osm.apiKeyEnvironmentVariable == nil)
-        #expect(osm.attribution == "© OpenStreetMap contributors")
-        #expect(osm.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA")
+        #expect(osm.tileSet.attribution == "© OpenStreetMap contributors")
+        #expect(osm.tileSet.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA")
     }
 
     @Test("opencyclemap: two attribution lines, and its key comes from the environment")
     func openCycleMap() throws {
         let ocm = try #require(StyleCatalog.builtin["opencyclemap"])
-        #expect(ocm.attribution.split(separator: "\n").count == 2)
-        #expect(ocm.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA;\nMap images (c) OpenCycleMap")
+        #expect(ocm.tileSet.attribution.split(separator: "\n").count == 2)
+        #expect(ocm.tileSet.legacyAttribution == "(c) OpenStreetMap and contributors, CC-BY-SA;\nMap images (c) OpenCycleMap")
         let keyVariable = try #require(ocm.apiKeyEnvironmentVariable)
         #expect(!keyVariable.isEmpty)
         // The template holds a placeholder, never a key.
@@ -55,8 +55,8 @@ struct TileSourceTests {
     func minimalDefinition() throws {
         let json = #"{"name": "plain", "url": "https://example.org/{z}/{x}/{y}.png", "minZoom": 2, "maxZoom": 14, "attribution": "Example"}"#
         let source = try TileSource(json: Data(json.utf8), documentName: "plain.json")
-        #expect(source.name == "plain" && source.title == "plain" && source.tileSize == 256)
-        #expect(source.zoomRange == ZoomRange(min: 2, max: 14))
+        #expect(source.name == "plain" && source.title == "plain" && source.tileSet.tileSize == 256)
+        #expect(source.tileSet.zoomRange == ZoomRange(min: 2, max: 14))
         #expect(source.retinaURLTemplate == nil && source.apiKeyEnvironmentVariable == nil)
     }
 
@@ -64,9 +64,9 @@ struct TileSourceTests {
     func largeTiles() throws {
         let json = #"{"name": "aerial", "url": "https://example.org/{z}/{x}/{y}.jpg", "minZoom": 1, "maxZoom": 19, "tileSize": 512, "attribution": "Example"}"#
         let source = try TileSource(json: Data(json.utf8), documentName: "aerial.json")
-        #expect(source.tileSize == 512)
-        #expect(source.zoomRange == ZoomRange(min: 1, max: 19), "zooms are the map's, as scenes give them")
-        #expect(source.tileGrid.tileZoomRange == ZoomRange(min: 0, max: 18))
+        #expect(source.tileSet.tileSize == 512)
+        #expect(source.tileSet.zoomRange == ZoomRange(min: 1, max: 19), "zooms are the map's, as scenes give them")
+        #expect(source.tileSet.grid.tileZoomRange == ZoomRange(min: 0, max: 18))
         #expect(source.tileDecoder.allowedSides == [512, 1024])
     }
 

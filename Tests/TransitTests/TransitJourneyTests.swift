@@ -1,4 +1,4 @@
-import FrameAudit
+import ImageCodec
 import Foundation
 import GTFS
 import MapFrameTestSupport

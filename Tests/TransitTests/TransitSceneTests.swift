@@ -65,8 +65,8 @@ import TileStore
         let scene = try loadScene(transit: Self.transfer)
         let transit = try #require(scene.overlays.transit)
         #expect(transit.sentence == "Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34.")
-        let geometry = FrameRenderer.geometry(for: scene, source: StyleCatalog.builtin["osm"]!)
-        let caption = try #require(FrameRenderer.elements(for: scene, geometry: geometry, source: StyleCatalog.builtin["osm"]!).first { $0.category == .caption })
+        let geometry = FrameRenderer.geometry(for: scene, tileSet: StyleCatalog.builtin["osm"]!.tileSet)
+        let caption = try #require(FrameRenderer.elements(for: scene, geometry: geometry, tileSet: StyleCatalog.builtin["osm"]!.tileSet).first { $0.category == .caption })
         for stop in transit.stops {
             let pixel = geometry.pixel(for: stop.coordinate)
             #expect(pixel.x > 0 && pixel.x < 320 && pixel.y > 0 && pixel.y < caption.shape.bounds.minY, "\(stop.label) at \(pixel)")
@@ -75,7 +75,7 @@ import TileStore
 
     @Test func hitTestAndDescribeNameTheLinesStopsAndVehicle() throws {
         let scene = try loadScene(transit: Self.transfer)
-        let frame = ExplainedFrame(scene: scene, source: StyleCatalog.builtin["osm"]!)
+        let frame = ExplainedFrame(scene: scene, tileSet: StyleCatalog.builtin["osm"]!.tileSet)
         let transit = try #require(scene.overlays.transit)
         func hit(_ coordinate: Coordinate) throws -> HitAnswer {
             let pixel = frame.geometry.pixel(for: coordinate)
@@ -148,7 +148,7 @@ import TileStore
                                         "vehicle": {"trip": "T7", "time": "08:33:00"}}},
                            {"wait": 30}, {"wait": 30}, {"wait": 30}, {"zoomIn": true}]}
                 """#
-            let parsed = try ScriptParser.parse(Data(script.utf8), relativeTo: directory, styles: StyleCatalog.builtin.sources.mapValues(\.zoomRange))
+            let parsed = try ScriptParser.parse(Data(script.utf8), relativeTo: directory, styles: StyleCatalog.builtin.sources.mapValues(\.tileSet.zoomRange))
             let run = try ScriptPlayer.run(parsed)
             #expect(run.log.map(\.transit) == [
                 nil,

@@ -1,5 +1,6 @@
 import Foundation
 import MapFrameTestSupport
+import Payloads
 import Testing
 
 /// The explorable frame (`snapshot --html`) in a real browser, through its accessibility tree:

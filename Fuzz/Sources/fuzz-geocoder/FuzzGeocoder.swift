@@ -1,5 +1,5 @@
 import Foundation
-import Screens
+import Payloads
 
 /// CycleStreets placefinder answers, XML or GeoJSON, told apart by content
 /// (`GeocoderParser.parse`), as scripts read them.

@@ -1,5 +1,5 @@
 import Foundation
-import Screens
+import Payloads
 
 /// GPX routes and tracks (`GPXParser.parse`), as `POST /routes` reads them.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import Foundation
-import Screens
+import Payloads
 
 /// CycleStreets journey answers, XML or JSON, told apart by content (`JourneyParser.parse`),
 /// as scripts read them.

@@ -1,5 +1,5 @@
 import Foundation
-import Screens
+import Payloads
 
 /// CycleStreets Photomap answers, XML or GeoJSON, told apart by content (`PhotosParser.parse`),
 /// as scripts read them.

@@ -1,5 +1,5 @@
 import Foundation
-import Screens
+import Payloads
 
 /// Routes in every format `POST /routes` takes, told apart by content (`RouteParser.parse`):
 /// GeoJSON (LineString, MultiLineString, Feature, FeatureCollection), journey XML and JSON, GPX.

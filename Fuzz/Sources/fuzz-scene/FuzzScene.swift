@@ -13,8 +13,8 @@ public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let catalog = StyleCatalog.builtin
     guard let scene = try? SceneFile.parse(Data(bytes: bytes, count: count), name: "fuzz.json", catalog: catalog),
           let source = catalog[scene.style] else { return 0 }
-    let geometry = FrameRenderer.geometry(for: scene, source: source)
-    _ = geometry.tilePlacements(in: source.tileGrid)
-    _ = FrameRenderer.changesTiles(scene, geometry: geometry, source: source)
+    let geometry = FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
+    _ = geometry.tilePlacements(in: source.tileSet.grid)
+    _ = FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: source.tileSet)
     return 0
 }

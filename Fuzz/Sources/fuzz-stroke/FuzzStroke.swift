@@ -82,11 +82,11 @@ public func fuzzStroke(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     scene.theme.basemap = .tiles
     scene.theme.antialiasing = flags & 64 == 0
 
-    let geometry = FrameRenderer.geometry(for: scene, source: osm)
+    let geometry = FrameRenderer.geometry(for: scene, tileSet: osm.tileSet)
     if let route { checkDrawnLines(of: route, in: geometry) }
-    let changesTiles = FrameRenderer.changesTiles(scene, geometry: geometry, source: osm)
-    let frame = FrameRenderer().render(scene, geometry: geometry, source: osm, tiles: NoTiles())
-    _ = FrameRenderer.elements(for: scene, geometry: geometry, source: osm)
+    let changesTiles = FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: osm.tileSet)
+    let frame = FrameRenderer().render(scene, geometry: geometry, tileSet: osm.tileSet, tiles: NoTiles())
+    _ = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: osm.tileSet)
     if !changesTiles {
         let grey = RasterImage.premultipliedWord(Colour.missingTileGrey.rgba)
         frame.canvas.image().withRows { row, words in

@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import Payloads
 
 extension Journey {
     /// The itinerary's list of the journey's stages (app spec 6.6), with stage `selected`

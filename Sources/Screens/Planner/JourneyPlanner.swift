@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 
 /// The journey planner screen (spec 6.3-6.9) as a value: the markers, the planned route, the
 /// camera and any running geolocation, changed only by events.

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapRender
+import Payloads
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapRender
+import Payloads
 import StrictJSON
 
 /// The fields scene files and scripts share, read by one reader with one set of defaults and

@@ -2,6 +2,7 @@ import Foundation
 import GTFS
 import MapGeometry
 import MapRender
+import Payloads
 import StrictJSON
 import TileStore
 
@@ -87,8 +88,8 @@ public enum SceneFile {
         var themed = scene
         themed.theme = theme
         if themed.chrome != nil, let source = catalog[scene.style] {
-            let zoom = FrameRenderer.geometry(for: themed, source: source).camera.zoom
-            themed.chrome = sceneChrome(for: themed, zoom: zoom, zoomRange: source.zoomRange)
+            let zoom = FrameRenderer.geometry(for: themed, tileSet: source.tileSet).camera.zoom
+            themed.chrome = sceneChrome(for: themed, zoom: zoom, zoomRange: source.tileSet.zoomRange)
         }
         return themed
     }
@@ -97,7 +98,7 @@ public enum SceneFile {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
-        let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.zoomRange))
+        let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.tileSet.zoomRange))
         let styleName = header.style, viewport = header.layout.frameViewport, chrome = header.layout.chrome
         guard let source = catalog[styleName] else {
             throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
@@ -124,9 +125,9 @@ public enum SceneFile {
         if chrome {
             // The map panel is smaller with chrome, so the camera (and with it the zoom buttons) is
             // resolved with the chrome in place.
-            scene.chrome = sceneChrome(for: scene, zoom: nil, zoomRange: source.zoomRange)
-            let zoom = FrameRenderer.geometry(for: scene, source: source).camera.zoom
-            scene.chrome = sceneChrome(for: scene, zoom: zoom, zoomRange: source.zoomRange)
+            scene.chrome = sceneChrome(for: scene, zoom: nil, zoomRange: source.tileSet.zoomRange)
+            let zoom = FrameRenderer.geometry(for: scene, tileSet: source.tileSet).camera.zoom
+            scene.chrome = sceneChrome(for: scene, zoom: zoom, zoomRange: source.tileSet.zoomRange)
         }
         return Loaded(scene: scene, journey: journey)
     }

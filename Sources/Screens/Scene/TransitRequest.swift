@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import MapRender
+import Payloads
 import StrictJSON
 import Transit
 

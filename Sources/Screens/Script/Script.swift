@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 
 /// A scripted session with the app: a starting view and the steps a user (and the device)
 /// take. Read one with `ScriptParser`, play it with `ScriptPlayer`.

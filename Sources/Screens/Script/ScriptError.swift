@@ -1,3 +1,4 @@
+import Payloads
 import StrictJSON
 
 /// Why a script could not be read or played. Field paths look like `steps[3].tap.x`.

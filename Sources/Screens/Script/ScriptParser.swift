@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 import StrictJSON
 
 /// Reads a script file, the public contract of the scripted player:

@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Payloads
 import StrictJSON
 
 /// Plays a script against the app's screens, without drawing anything.

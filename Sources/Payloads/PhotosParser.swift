@@ -1,5 +1,4 @@
 import Foundation
-import MapRender
 
 /// Reads a CycleStreets Photomap answer in either notation, told apart by its content
 /// (`PayloadNotation`): `photos.xml` with `PhotosXMLParser`, the GeoJSON answer with

@@ -1,6 +1,5 @@
 import Foundation
 import MapGeometry
-import MapRender
 
 /// Reads CycleStreets `photos.xml`, in the shape the v1 app read it: a GML feature collection
 /// with one `photo` per `featureMember`, its fields as child elements.

@@ -2,19 +2,19 @@ import Foundation
 
 /// Reads input files no larger than a limit, without ever holding more than the limit (and a
 /// byte) in memory, whatever size the file is.
-enum BoundedFile {
+public enum BoundedFile {
     /// The largest scene file: a 100,000-point route is about 3 MB of JSON.
-    static let maxSceneBytes = 16_000_000
+    public static let maxSceneBytes = 16_000_000
     /// The largest script file: `ScriptParser.maxSteps` steps with room to spare.
-    static let maxScriptBytes = 1_000_000
+    public static let maxScriptBytes = 1_000_000
 
-    struct TooLarge: Error, CustomStringConvertible {
-        let limit: Int
-        var description: String { "larger than \(limit) bytes, the limit for this kind of file" }
+    public struct TooLarge: Error, CustomStringConvertible {
+        public let limit: Int
+        public var description: String { "larger than \(limit) bytes, the limit for this kind of file" }
     }
 
     /// The file's bytes; throws `TooLarge` past `maxBytes`, or the system's error.
-    static func contents(of url: URL, maxBytes: Int) throws -> Data {
+    public static func contents(of url: URL, maxBytes: Int) throws -> Data {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let data = try handle.read(upToCount: maxBytes + 1) ?? Data()

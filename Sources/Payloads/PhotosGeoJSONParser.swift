@@ -1,6 +1,5 @@
 import Foundation
 import MapGeometry
-import MapRender
 import StrictJSON
 
 /// Reads the CycleStreets Photomap answer in GeoJSON (API v2 `photomap.locations`): a

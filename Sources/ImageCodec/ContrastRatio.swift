@@ -1,5 +1,4 @@
 import Foundation
-import ImageCodec
 
 /// WCAG 2.1's contrast ratio between two opaque colours, from their relative luminance
 /// (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio and #dfn-relative-luminance).
