@@ -176,6 +176,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
+        // The README's Layout table against the import lines of Sources/.
+        .testTarget(name: "LayoutTests", dependencies: ["MapFrameTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageCodecTests", dependencies: ["MapFrameTestSupport", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitTests",
