@@ -61,6 +61,11 @@ public struct DecodedTileBudget: Hashable, Sendable {
 /// Render threads never touch storage: a frame's tiles are all in hand, as bytes or decoded,
 /// before a render thread takes it up.
 public final class FramePipeline: Sendable {
+    /// Threads that draw frames, unless told otherwise.
+    public static let defaultRenderThreads = 2
+    /// Render jobs that may wait for a thread before more are refused.
+    public static let defaultRenderQueueLimit = 64
+
     public struct Configuration: Sendable {
         public var catalog: StyleCatalog
         public var cacheLocation: CacheLocation
@@ -82,7 +87,7 @@ public final class FramePipeline: Sendable {
         public init(
             catalog: StyleCatalog, cacheLocation: CacheLocation, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil,
             createsMissingCaches: Bool? = nil, upstreamWait: Duration? = nil, decodedTileBudget: DecodedTileBudget = .standard,
-            renderThreads: Int = 2, renderQueueLimit: Int = 64, fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil
+            renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit, fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil
         ) {
             self.catalog = catalog
             self.cacheLocation = cacheLocation

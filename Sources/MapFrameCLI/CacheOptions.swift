@@ -43,7 +43,7 @@ struct CacheOptions: ParsableArguments {
     func catalog() throws -> StyleCatalog { try fetching.catalog() }
 
     /// The upstream fetcher, or nil when `--offline`.
-    func fetcher(maxConnectionsPerHost: Int = 2) -> TileFetcher? {
+    func fetcher(maxConnectionsPerHost: Int = FetchPolicy.defaultMaxConnectionsPerHost) -> TileFetcher? {
         fetching.fetchPolicy(maxConnectionsPerHost: maxConnectionsPerHost).map {
             TileFetcher(policy: $0, userAgentOverridden: fetching.userAgent != nil)
         }
@@ -52,7 +52,7 @@ struct CacheOptions: ParsableArguments {
     /// Runs `body` with the frame pipeline over these caches (fetching unless `--offline` or
     /// `fetching` is false), then writes the caches' tile use and metadata and stops the pipeline.
     func withPipeline<T>(
-        fetching: Bool = true, maxConnectionsPerHost: Int = 2, _ body: (FramePipeline) async throws -> T
+        fetching: Bool = true, maxConnectionsPerHost: Int = FetchPolicy.defaultMaxConnectionsPerHost, _ body: (FramePipeline) async throws -> T
     ) async throws -> T {
         let pipeline = FramePipeline(FramePipeline.Configuration(
             catalog: try catalog(), cacheLocation: try location(),
@@ -106,7 +106,7 @@ struct FetchOptions: ParsableArguments {
     }
 
     /// How to fetch, or nil when `--offline`.
-    func fetchPolicy(maxConnectionsPerHost: Int = 2) -> FetchPolicy? {
+    func fetchPolicy(maxConnectionsPerHost: Int = FetchPolicy.defaultMaxConnectionsPerHost) -> FetchPolicy? {
         guard !offline else { return nil }
         var policy = FetchPolicy(maxConnectionsPerHost: maxConnectionsPerHost)
         if let userAgent { policy.userAgent = userAgent }

@@ -26,7 +26,7 @@ struct SeedCommand: AsyncParsableCommand {
     var zoom: ZoomLevelsArgument
 
     @Option(help: ArgumentHelp("How many tiles to fetch at once (1-16; also the connections per host).", valueName: "n"))
-    var concurrency = 2
+    var concurrency = FetchPolicy.defaultMaxConnectionsPerHost
 
     @Flag(name: .customLong("dry-run"), help: "Count the tiles and how many are already fresh, without fetching.")
     var dryRun = false

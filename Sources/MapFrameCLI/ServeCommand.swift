@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FramePipeline
 import GTFS
 import Logging
 import MapServer
@@ -39,10 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
     var missing = "placeholder"
 
     @Option(name: .customLong("render-threads"), help: "Threads that draw frames and composited tiles (1-16).")
-    var renderThreads = 2
+    var renderThreads = FramePipeline.defaultRenderThreads
 
     @Option(name: .customLong("render-queue"), help: "Render jobs that may wait before the server answers 503 (1-10000).")
-    var renderQueue = 64
+    var renderQueue = FramePipeline.defaultRenderQueueLimit
 
     @Option(name: .customLong("max-connections"), help: ArgumentHelp(
         "Connections served at once (1-1000000); more are answered 503. Lowered to fit the descriptor limit.", valueName: "n"

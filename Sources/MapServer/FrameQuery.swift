@@ -28,8 +28,8 @@ enum FrameQuery {
         }
         let scale = Int(try number(values, "scale", in: 1...2, default: 1, whole: true))
         let limit = Double(Viewport.maxDevicePixels / scale)
-        let width = Int(try number(values, "width", in: 1...limit, default: 320, whole: true))
-        let height = Int(try number(values, "height", in: 1...limit, default: 480, whole: true))
+        let width = Int(try number(values, "width", in: 1...limit, default: Double(Viewport.iPhone.width), whole: true))
+        let height = Int(try number(values, "height", in: 1...limit, default: Double(Viewport.iPhone.height), whole: true))
         let center = Coordinate(
             latitude: try number(values, "lat", in: SceneFile.latitudeRange),
             longitude: try number(values, "lon", in: SceneFile.longitudeRange)

@@ -1,6 +1,8 @@
 import Foundation
+import FramePipeline
 import GTFS
 import Logging
+import Payloads
 import TileStore
 
 /// Everything `mapframe serve` is told.
@@ -66,8 +68,8 @@ public struct MapServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
-        missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = 2, renderQueueLimit: Int = 64,
-        maxBodyBytes: Int = 5_000_000, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
+        missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit,
+        maxBodyBytes: Int = PayloadLimits.defaultMaxBytes, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, healthDetails: Bool = false, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],

@@ -144,8 +144,8 @@ final class TileService: Sendable {
         return retina ? TileService.retinaPlaceholder : TileService.basePlaceholder
     }
 
-    private static let basePlaceholder = greyTile(side: 256)
-    private static let retinaPlaceholder = greyTile(side: 512)
+    private static let basePlaceholder = greyTile(side: TileSource.standardTileSize)
+    private static let retinaPlaceholder = greyTile(side: 2 * TileSource.standardTileSize)
 
     private static func greyTile(side: Int) -> EncodedImage {
         let canvas = Canvas(width: side, height: side)
@@ -176,10 +176,10 @@ final class TileService: Sendable {
     /// Draws one 256-pixel tile (512 at @2x) of the map in `theme`, with a route if given.
     private func renderTile(_ address: TileAddress, route: StoredRoute?, theme: Theme, key: EncodedKey) async throws -> EncodedImage {
         let scale = address.retina ? 2 : 1
-        let viewport = Viewport(width: 256, height: 256, scale: scale)
-        let side = Double(256 * scale)
+        let side = TileSource.standardTileSize
+        let viewport = Viewport(width: side, height: side, scale: scale)
         let geometry = FrameGeometry(
-            origin: PixelPoint(x: Double(address.tile.x) * side, y: Double(address.tile.y) * side),
+            origin: PixelPoint(x: Double(address.tile.x * side * scale), y: Double(address.tile.y * side * scale)),
             zoom: Double(address.tile.z), viewport: viewport
         )
         var scene = Scene(

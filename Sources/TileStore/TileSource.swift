@@ -21,7 +21,7 @@ public struct TileSource: Hashable, Sendable {
     public var tileSet: TileSet
     /// A style's tile size unless it says otherwise. `mapframe cache verify`, which knows no
     /// style, checks caches against it.
-    public static let standardTileSize = 256
+    public static let standardTileSize = Int(WebMercator.tileSize)
     /// The tile sizes a style may have.
     public static let tileSizes = [standardTileSize, 2 * standardTileSize]
     /// Values for `{s}` in the URL templates; a tile always uses the same one.

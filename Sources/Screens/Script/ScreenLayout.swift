@@ -15,7 +15,7 @@ public struct ScreenLayout: Hashable, Sendable, Codable {
     /// Whether the status bar, toolbar and tab bar are drawn around the map.
     public var chrome: Bool
 
-    public init(width: Int = 320, height: Int = 480, scale: Int = 1, chrome: Bool = false) {
+    public init(width: Int = Viewport.iPhone.width, height: Int = Viewport.iPhone.height, scale: Int = 1, chrome: Bool = false) {
         self.width = width
         self.height = height
         self.scale = scale

@@ -49,9 +49,11 @@ public struct FetchPolicy: Sendable {
     /// 2 MB: the largest tile body accepted unless a policy says otherwise, and the largest
     /// `tile_data` read from a cache file, whoever wrote it.
     public static let defaultMaxTileBytes = 2_000_000
+    /// Connections to one upstream host at once, as OpenStreetMap's tile policy asks.
+    public static let defaultMaxConnectionsPerHost = 2
 
     public init(
-        userAgent: String = FetchPolicy.defaultUserAgent, maxConnectionsPerHost: Int = 2,
+        userAgent: String = FetchPolicy.defaultUserAgent, maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15), maxAttempts: Int = 3,
         retryBackoff: Duration = .milliseconds(500), fetchDeadline: Duration = .seconds(20),
         missingTileMemory: TimeInterval = 600, failedFetchMemory: TimeInterval = 60, maxTileBytes: Int = defaultMaxTileBytes
