@@ -7,7 +7,7 @@ CACHE_DIR := $(OUT)/cache
 STYLES := osm opencyclemap
 MAPFRAME := .build/debug/mapframe
 
-.PHONY: all deps deps-serve deps-test deps-bench build demo test bench goldens fuzz clean
+.PHONY: all deps deps-serve deps-test deps-bench build build-demo demo test bench goldens fuzz clean
 
 all: build
 
@@ -28,12 +28,18 @@ deps-bench:
 build: deps
 	$(SWIFT) build --product mapframe
 
+# Drawing needs no database: the demo's binary leaves out the shared PostgreSQL cache (the
+# package's default `PostgreSQL` trait), and with it postgres-nio, BoringSSL and swift-crypto,
+# which are most of a first build's time. `make build` and `make test` build everything.
+build-demo: deps
+	$(SWIFT) build --product mapframe --disable-default-traits
+
 # The fixture caches: made-up tiles for the demo area, generated offline and deterministically.
-$(CACHE_DIR)/%.mbtiles: | build
+$(CACHE_DIR)/%.mbtiles: | build-demo
 	@mkdir -p $(CACHE_DIR)
 	$(MAPFRAME) fixtures --style $* --output $@
 
-demo: build $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
+demo: build-demo $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 	$(MAPFRAME) snapshot Scenes/*.json --out-dir $(OUT) --cache-dir $(CACHE_DIR) --offline
 	@for script in Scenes/scripts/*.json; do \
 		name=$$(basename $$script .json); \

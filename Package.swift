@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // MapFrame: a raster map renderer and tile cache. Targets follow the data path:
 // geometry -> tile store -> render -> CLI.
 import PackageDescription
@@ -21,6 +21,12 @@ let package = Package(
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Payloads", targets: ["Payloads"]),
         .library(name: "GTFS", targets: ["GTFS"]),
+    ],
+    // The shared PostgreSQL cache is on by default. `make demo` builds without it, which leaves
+    // out postgres-nio and the TLS and crypto libraries it brings: drawing needs none of them.
+    traits: [
+        .trait(name: "PostgreSQL", description: "A tile and route cache in PostgreSQL that several instances share (postgres-nio)."),
+        .default(enabledTraits: ["PostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -80,7 +86,7 @@ let package = Package(
             dependencies: [
                 "MapGeometry", "ImageCodec", "BlockingWork", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -34,11 +34,14 @@ struct CacheCommand: AsyncParsableCommand {
         /// The caches: each style's in a database, or the files, each opened read-only (nothing is
         /// written to it, and nothing is made beside it) or for writing.
         func caches(readOnly: Bool) async throws -> [any TileCacheBackend] {
-            if let cache, case .postgres(let address) = try CacheLocation.parsing(cacheOption: cache) {
-                let database = try await PostgresCacheDatabase.open(address)
-                let styles: [String]
-                if let style { styles = [style] } else { styles = try await PostgresTileCache.styles(in: database) }
-                return styles.map { PostgresTileCache(database: database, style: $0) }
+            if let cache, PostgresAddress.isPostgresURL(cache) {
+                let database = try CacheLocation.parsing(cacheOption: cache)
+                var caches: [any TileCacheBackend] = []
+                let styles = if let style { [style] } else { try await database.storedStyles() }
+                for style in styles {
+                    caches.append(try await database.openCache(for: style, readOnly: readOnly, createIfMissing: false))
+                }
+                return caches
             }
             var files: [any TileCacheBackend] = []
             for path in try paths() { files.append(try await MBTilesBackend.open(path, readOnly: readOnly)) }

@@ -80,15 +80,7 @@ extension CacheCommand {
         /// The styles to copy: `--style`, else every style the source holds.
         func styles(in source: CacheLocation) async throws -> [String] {
             if let style { return [style] }
-            switch source {
-            case .postgres(let address):
-                return try await PostgresTileCache.styles(in: PostgresCacheDatabase.open(address))
-            case .directory(let directory):
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-                return names.filter { $0.hasSuffix(".mbtiles") }.map { String($0.dropLast(".mbtiles".count)) }.sorted()
-            case .file(let path):
-                return [URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent]
-            }
+            return try await source.storedStyles()
         }
 
         /// Copies every tile a page at a time, showing progress; returns how many were copied.

@@ -43,7 +43,7 @@ public enum CacheLocation: Sendable, Equatable {
     /// A database's tables are made, or brought up to date, on first use.
     public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) async throws(CacheError) -> any TileCacheBackend {
         if case .postgres(let address) = self {
-            return PostgresTileCache(database: try await PostgresCacheDatabase.open(address), style: style)
+            return try await Self.postgresTileCache(address, style: style)
         }
         return try await onStorageThreads(cache: description) { () throws(CacheError) in MBTilesBackend(try openFile(for: style, readOnly: readOnly, createIfMissing: createIfMissing)) }
     }
@@ -86,7 +86,7 @@ public enum CacheLocation: Sendable, Equatable {
     public func openRouteStore(quota: RouteQuota) async throws(CacheError) -> (any RouteStore)? {
         switch self {
         case .postgres(let address):
-            return PostgresRouteStore(database: try await PostgresCacheDatabase.open(address), quota: quota)
+            return try await Self.postgresRouteStore(address, quota: quota)
         case .directory(let directory):
             return try await onStorageThreads(cache: directory) { () throws(CacheError) in
                 try Self.makeDirectory(directory)
@@ -94,6 +94,20 @@ public enum CacheLocation: Sendable, Equatable {
             }
         case .file:
             return nil
+        }
+    }
+
+    /// The styles whose tiles the location holds: every style in a database, each `.mbtiles`
+    /// file's in a directory, and a file's own name.
+    public func storedStyles() async throws(CacheError) -> [String] {
+        switch self {
+        case .postgres(let address):
+            return try await Self.postgresStyles(address)
+        case .directory(let directory):
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasSuffix(".mbtiles") }.map { String($0.dropLast(".mbtiles".count)) }.sorted()
+        case .file(let path):
+            return [URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent]
         }
     }
 

@@ -41,8 +41,17 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
         let database = String(components.path.dropFirst())
         guard !database.isEmpty, !database.contains("/") else { throw refuse("it names no database; \(expected)") }
         guard components.query == nil, components.fragment == nil else { throw refuse("options after ? or # are not taken; \(expected)") }
+        #if !PostgreSQL
+        throw refuse(Self.notBuiltIn)
+        #endif
         self.init(user: user.removingPercentEncoding ?? user, host: host, port: port, database: database.removingPercentEncoding ?? database)
     }
+
+    /// Why a build without the `PostgreSQL` trait refuses every database.
+    static let notBuiltIn = "this mapframe was built without PostgreSQL (as `make demo` builds it); `swift build` builds it with PostgreSQL"
+
+    /// The refusal of a build without the `PostgreSQL` trait.
+    var notBuiltInError: CacheError { .database(cache: description, operation: "open", message: Self.notBuiltIn) }
 
     /// `postgres://USER@HOST:PORT/DB`: safe to show anywhere.
     public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import NIOCore
@@ -307,3 +308,4 @@ public final class PostgresCacheDatabase: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import MapGeometry
@@ -373,3 +374,4 @@ final class ReleaseWatch: Sendable {
         continuation?.resume()
     }
 }
+#endif

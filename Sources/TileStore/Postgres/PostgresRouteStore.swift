@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import MapGeometry
 import PostgresNIO
@@ -106,3 +107,4 @@ public final class PostgresRouteStore: RouteStore {
         return deleted
     }
 }
+#endif

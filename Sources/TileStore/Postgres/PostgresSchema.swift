@@ -1,3 +1,4 @@
+#if PostgreSQL
 /// MapFrame's tables in a shared PostgreSQL database, made and changed only by numbered
 /// migrations. A database records the migrations it has had in `mapframe_schema_migrations`;
 /// each instance applies the ones it lacks when it first connects. A migration, once released,
@@ -58,3 +59,4 @@ enum PostgresSchema {
         }
     }
 }
+#endif

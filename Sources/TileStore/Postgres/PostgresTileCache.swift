@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import MapGeometry
 import NIOCore
@@ -351,3 +352,4 @@ public final class PostgresTileCache: TileCacheBackend {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -65,3 +66,4 @@ enum StatementDeadline {
         }
     }
 }
+#endif
