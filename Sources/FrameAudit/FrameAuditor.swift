@@ -26,7 +26,7 @@ public enum FrameAuditor {
     public static let edgeBand = 3.0
 
     /// The categories whose size is a touch target's.
-    static let touchTargets: Set<DrawnElement.Category> = [.start, .finish, .photo, .button, .tab]
+    static let touchTargets: Set<ElementKind> = [.start, .finish, .photo, .button, .tab]
 
     /// Audits `scene`, whose map panel is `geometry`, over `tiles` of `tileSet`.
     public static func audit(_ scene: Scene, geometry: FrameGeometry, tileSet: TileSet, tiles: TileProviding) -> AuditReport {
@@ -89,7 +89,7 @@ struct TextStyle {
     /// In logical pixels.
     let fontSize: Double
 
-    init?(of category: DrawnElement.Category, in theme: Theme) {
+    init?(of category: ElementKind, in theme: Theme) {
         var withoutText = theme, withoutBackground = theme
         switch category {
         case .attribution:

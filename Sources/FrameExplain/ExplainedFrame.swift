@@ -85,7 +85,7 @@ public struct ExplainedFrame: Sendable {
     }
 
     private func answer(for element: DrawnElement, at point: PixelPoint) -> HitAnswer {
-        var answer = HitAnswer(category: HitAnswer.Category(element.category), label: element.label, id: element.id)
+        var answer = HitAnswer(category: element.category.spokenKind, label: element.label, id: element.id)
         switch element.category {
         case .stage, .counter:
             answer.stage = element.id.flatMap(Int.init)

@@ -12,7 +12,7 @@ import Payloads
 public struct FrameDescription: Sendable, Encodable {
     /// One element on the ground, placed relative to the map's centre.
     public struct Placed: Sendable, Encodable {
-        public var category: HitAnswer.Category
+        public var category: ElementKind
         public var label: String
         public var id: String?
         /// The great-circle distance from the map's centre, in whole metres.
@@ -82,7 +82,7 @@ extension ExplainedFrame {
     /// ", showing a route, start and finish markers and 2 photos." or "."
     private func showing(_ placed: [FrameDescription.Placed]) -> String {
         let visible = placed.filter(\.onScreen).map(\.category)
-        func count(_ category: HitAnswer.Category) -> Int { visible.filter { $0 == category }.count }
+        func count(_ category: ElementKind) -> Int { visible.filter { $0 == category }.count }
         var parts: [String] = []
         let markers: String? = switch (count(.start) > 0, count(.finish) > 0) {
         case (true, true): "start and finish markers"
@@ -124,7 +124,7 @@ extension ExplainedFrame {
                 ? "at the centre"
                 : "\(SpokenMeasure.distance(metres: Double(metres))) \(direction) of the centre"
             return FrameDescription.Placed(
-                category: HitAnswer.Category(element.category), label: element.label, id: element.id, metres: metres,
+                category: element.category.spokenKind, label: element.label, id: element.id, metres: metres,
                 direction: direction, onScreen: onScreen,
                 sentence: "\(element.label), \(onScreen ? "" : "off-screen, ")\(whereabouts)."
             )
@@ -153,7 +153,7 @@ extension ExplainedFrame {
     /// With chrome: the toolbar's controls and the tabs, in reading order.
     private func chromeSentences() -> [String] {
         guard scene.chrome != nil else { return [] }
-        func labels(_ categories: Set<DrawnElement.Category>) -> String {
+        func labels(_ categories: Set<ElementKind>) -> String {
             elements.filter { categories.contains($0.category) }
                 .sorted { $0.shape.bounds.minX < $1.shape.bounds.minX }
                 .map(\.label).joined(separator: "; ")

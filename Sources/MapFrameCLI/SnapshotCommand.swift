@@ -152,7 +152,7 @@ private struct FrameWriting: Sendable {
         if let legend, let pixels = drawn.output.pixels, let source = pipeline.catalog[scene.style] {
             let shown = CategoryLegend(of: scene, drawnAs: pixels, geometry: drawn.geometry, tileSet: source.tileSet)
             try OutputFile.write(try shown.draw(scale: scene.viewport.scale).pngData(opaque: true), to: URL(fileURLWithPath: legend), what: "the legend")
-            lines.append("\(frame.url.lastPathComponent) -> \(legend): legend of \(shown.categories.map(\.name).joined(separator: ", "))")
+            lines.append("\(frame.url.lastPathComponent) -> \(legend): legend of \(shown.categories.map(\.legendName).joined(separator: ", "))")
         }
         return lines
     }

@@ -3,22 +3,10 @@ import Payloads
 
 /// One element a painter drew: what it is, a short label to speak, and the area it covers in
 /// the frame's device pixels. A frame's elements, bottom to top, are enough to say what lies
-/// under a finger without looking at pixels (`FrameRenderer.elements(for:geometry:source:theme:)`).
+/// under a finger without looking at pixels (`FrameRenderer.elements(for:geometry:tileSet:)`).
 public struct DrawnElement: Hashable, Sendable {
-    /// What kind of thing an element is.
-    public enum Category: String, Hashable, Sendable, CaseIterable {
-        case start, finish, route, stage, counter, photo, location, attribution
-        case line, stop, vehicle, caption
-        case statusBar, button, commentary, tab
-        /// A modal dialog's panel, its buttons, and the dimmed screen behind it.
-        case dialog, dialogButton, dimmedScreen
-        /// Something in progress, such as the Photomap's photos loading.
-        case indicator
-        /// A view that covers the map, such as the itinerary's list.
-        case page
-    }
-
-    public var category: Category
+    /// What it is.
+    public var category: ElementKind
     /// Which one, where there can be several: a photo's number, a button's or a tab's name.
     public var id: String?
     /// A short description in British English sentence case, such as "Start marker" or
@@ -30,7 +18,7 @@ public struct DrawnElement: Hashable, Sendable {
     /// and for things fixed to the screen, such as the attribution and the chrome.
     public var place: Coordinate?
 
-    public init(_ category: Category, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil) {
+    public init(_ category: ElementKind, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil) {
         self.category = category
         self.id = id
         self.label = label

@@ -36,7 +36,7 @@ enum AuditSupport {
     }
 
     /// The findings of `check` on elements of `category`.
-    static func findings(_ report: AuditReport, _ category: DrawnElement.Category, _ check: AuditCheck) -> [AuditFinding] {
+    static func findings(_ report: AuditReport, _ category: ElementKind, _ check: AuditCheck) -> [AuditFinding] {
         report.elements.filter { $0.element.category == category }.flatMap(\.findings).filter { $0.check == check }
     }
 }

@@ -116,7 +116,7 @@ import TileStore
             """)
         let report = try await AuditSupport.audit(scene)
         for (category, check) in [
-            (DrawnElement.Category.route, AuditCheck.nonTextContrast), (.location, .nonTextContrast), (.photo, .targetSize), (.attribution, .textSize),
+            (ElementKind.route, AuditCheck.nonTextContrast), (.location, .nonTextContrast), (.photo, .targetSize), (.attribution, .textSize),
         ] {
             let findings = AuditSupport.findings(report, category, check)
             #expect(findings.count == 1 && findings.allSatisfy(\.flagged), "\(category) \(check.rawValue): \(findings)")

@@ -35,11 +35,11 @@ import TileStore
     }
 
     @Test func legendNamesWhatTheFrameShows() async throws {
-        #expect(try await Self.legend(of: "categories-chrome").categories.map(\.name) == [
+        #expect(try await Self.legend(of: "categories-chrome").categories.map(\.legendName) == [
             "Map background", "Roads", "Start marker", "Finish marker", "Route", "Attribution",
             "Status bar", "Toolbar button", "Commentary", "Tab",
         ])
-        #expect(try await Self.legend(of: "categories-geolocating").categories.map(\.name) == [
+        #expect(try await Self.legend(of: "categories-geolocating").categories.map(\.legendName) == [
             "Map background", "Roads", "Start marker", "Your location", "Attribution",
         ])
     }

@@ -10,7 +10,7 @@ import TileStore
 /// What the high-contrast and categories themes promise, checked on frames over the fixture tiles.
 @Suite struct ThemeTests {
     /// Every colour the categories theme may put in a frame: the palette's and the two inks.
-    static let categoryColours = Set(CategoryPalette.Category.allCases.map(\.colour.rgba) + [CategoryPalette.ink.rgba, CategoryPalette.inkOnDark.rgba])
+    static let categoryColours = Set(ElementKind.legendOrder.map(\.paletteColour.rgba) + [CategoryPalette.ink.rgba, CategoryPalette.inkOnDark.rgba])
 
     static func colours(of image: RasterImage) -> [RGBA: Int] {
         var counts: [RGBA: Int] = [:]
@@ -49,7 +49,7 @@ import TileStore
         let tiles = try await GoldenSupport.pipeline.render(scene, as: .pixels).output
         scene.theme = .categories
         let flat = try await GoldenSupport.pipeline.render(scene, as: .pixels).output
-        let roads = CategoryPalette.Category.roads.colour.rgba, background = CategoryPalette.Category.background.colour.rgba
+        let roads = ElementKind.roads.paletteColour.rgba, background = ElementKind.basemap.paletteColour.rgba
         var roadPixels = 0
         for y in 0..<tiles.height {
             for x in 0..<tiles.width {

@@ -96,8 +96,8 @@ import TileStore
     @Test func theCategoriesThemeDrawsTransitInItsThreeFlatColours() throws {
         let (image, geometry) = try frame(theme: .categories)
         let middle = geometry.pixel(for: Places.cambridge)
-        #expect(image.pixel(x: Int(middle.x), y: Int(middle.y.rounded(.down))) == CategoryPalette.Category.line.colour.rgba)
+        #expect(image.pixel(x: Int(middle.x), y: Int(middle.y.rounded(.down))) == ElementKind.line.paletteColour.rgba)
         let start = geometry.pixel(for: Self.west)
-        #expect(image.pixel(x: Int(start.x), y: Int(start.y)) == CategoryPalette.Category.stop.colour.rgba)
+        #expect(image.pixel(x: Int(start.x), y: Int(start.y)) == ElementKind.stop.paletteColour.rgba)
     }
 }
