@@ -70,13 +70,15 @@ public final class MapServerApp: Sendable {
         let (tiles, counters, limits, requestLog) = (tiles, requestCounters, configuration.connectionLimits, requestLog)
         let maxBodyBytes = configuration.maxBodyBytes
         let openConnections = OpenConnections(limit: connectionCap(logger: logger))
+        let connectionChannel = { @Sendable (responder: @escaping HTTPChannelHandler.Responder) in
+            TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
+                CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog, maxBodyBytes: maxBodyBytes)
+            }
+        }
+        try connectionChannel { _, _, _ in }.instantiateConnectionTypes()
         let app = Application(
             router: router(),
-            server: HTTPServerBuilder { responder in
-                TileServerChannel(responder: responder, limits: limits, openConnections: openConnections) {
-                    CachedTileFastPath(tiles: tiles, counters: counters, requestLog: requestLog, maxBodyBytes: maxBodyBytes)
-                }
-            },
+            server: HTTPServerBuilder(connectionChannel),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: MapServerApp.serverName),
             services: [flusher],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },

@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
@@ -43,6 +44,21 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
                 try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             )
         }
+    }
+
+    /// Sets up one connection on an `EmbeddedChannel`, on the calling thread, and closes it: to be
+    /// called once, on a copy with a responder that is never called, before the server listens.
+    ///
+    /// Swift's runtime can crash when two threads are the first to instantiate the same generic
+    /// types at once: a storm of connections to a freshly started server once ended it with a
+    /// SIGSEGV in `swift_checkMetadataState`, two event loops each in `setup`, one building
+    /// `ByteToMessageHandler<HTTPRequestDecoder>` while the other built `HTTPPart`. After this,
+    /// every type `setup` names is complete before the event loops reach for it.
+    func instantiateConnectionTypes() throws {
+        let embedded = EmbeddedChannel()
+        let quiet = Logger(label: "warm-up", factory: { _ in SwiftLogNoOpLogHandler() })
+        _ = try setup(channel: embedded, logger: quiet).wait().handOver()
+        try embedded.close().wait()
     }
 
     private var decoderLimits: NIOHTTPDecoderLimitConfiguration {
