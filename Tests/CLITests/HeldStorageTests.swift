@@ -41,7 +41,7 @@ struct HeldStorageTests {
                 unlock()
                 _ = lock.stop()
             }
-            try await Self.waitUntil("the tables are locked") {
+            try await waitUntil("the tables are locked") {
                 try rig.cluster.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND locktype = 'relation'", database: "tiles") == "2"
             }
             let blocked = try (waiting.map { server.url(Self.path($0)) } + routes.map { server.url("routes/\($0)") }).map { try Self.startRequest($0) }
@@ -64,8 +64,8 @@ struct HeldStorageTests {
         upstream.serveFixtureTiles(headers: { _ in [("Cache-Control", "max-age=86400")] })
         try await Workspace.withAsync { workspace in
             let style = try workspace.writeStyle(upstream: upstream)
-            let server = try await ServeInstance.start(
-                ["--cache-dir", workspace.path("cache"), "--style-file", style], environment: [:], in: workspace, name: "server"
+            let server = try await ServeProcess.start(
+                ["--cache-dir", workspace.path("cache"), "--style-file", style], in: workspace.directory
             )
             defer { server.stop() }
             let held = Array(Self.block.prefix(4)), waiting = Array(Self.block.dropFirst(4))
@@ -86,7 +86,7 @@ struct HeldStorageTests {
                 """, workspace.path("cache/local.mbtiles"), workspace.path("cache/routes.sqlite"),
             ], in: workspace.directory)
             defer { _ = lock.stop() }
-            try await Self.waitUntil("the files are locked") { lock.standardOutputSoFar.contains("locked") }
+            try await waitUntil("the files are locked") { lock.standardOutputSoFar.contains("locked") }
             // Deleting a route and storing a fetched tile each wait for the lock.
             let blocked = try waiting.map { try Self.startRequest(server.url(Self.path($0))) }
                 + routes.map { try Self.startRequest(server.url("routes/\($0)"), method: "DELETE") }
@@ -152,13 +152,5 @@ struct HeldStorageTests {
         var answers: [String] = []
         for request in requests { answers.append(await request.waitForExit(timeout: .seconds(30))?.standardOutput ?? "no answer") }
         return answers
-    }
-
-    static func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { throw TestSetupError(description: "gave up waiting: \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }

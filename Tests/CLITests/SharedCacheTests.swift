@@ -65,8 +65,7 @@ struct SharedCacheTests {
     func databaseStopsUnderLoad() async throws {
         try await SharedCacheRig.with(instances: 1) { rig in
             let server = rig.instances[0]
-            let detailed = try await ServeInstance.start(
-                ["--cache", rig.databaseURL, "--style-file", rig.style, "--health-details"], environment: rig.environment, in: rig.workspace, name: "detailed"
+            let detailed = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style, "--health-details"], in: rig.workspace.directory, environment: rig.environment
             )
             defer { detailed.stop() }
             let held = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
@@ -155,8 +154,7 @@ struct SharedCacheTests {
     @Test("route writes and cold tiles while the database's backends are killed again and again: each answered within the statement timeout; writes 201 or a 503 that names no internals, every 201 stored; tiles 200")
     func routeWritesThroughBackendKills() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in
-            let server = try await ServeInstance.start(
-                ["--cache", rig.databaseURL, "--style-file", rig.style, "--write-rate-limit", "100000"], environment: rig.environment, in: rig.workspace, name: "writer"
+            let server = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style, "--write-rate-limit", "100000"], in: rig.workspace.directory, environment: rig.environment
             )
             defer { server.stop() }
             let bounds = Self.tile.bounds
@@ -231,8 +229,7 @@ struct SharedCacheTests {
                 environment: rig.environment
             )
             try #require(seeded.status == 0, "\(seeded)")
-            let server = try await ServeInstance.start(
-                ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: rig.workspace, name: "server"
+            let server = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: rig.workspace.directory, environment: rig.environment
             )
             defer { server.stop() }
             try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
@@ -263,8 +260,7 @@ struct SharedCacheTests {
     @Test("/healthz asked 20 times in a row costs the database one check a second, however many stores share it")
     func healthChecksShareOneLook() async throws {
         try await SharedCacheRig.with(instances: 0, preloading: ["pg_stat_statements"]) { rig in
-            let server = try await ServeInstance.start(
-                ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: rig.workspace, name: "server"
+            let server = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: rig.workspace.directory, environment: rig.environment
             )
             defer { server.stop() }
             try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
@@ -364,7 +360,7 @@ struct SharedCacheRig {
     let cluster: PostgresCluster
     let upstream: UpstreamSimulator
     let style: String
-    var instances: [ServeInstance] = []
+    var instances: [ServeProcess] = []
 
     var databaseURL: String { cluster.url(database: "tiles") }
     var environment: [String: String?] { cluster.environment.mapValues { $0 } }
@@ -383,8 +379,7 @@ struct SharedCacheRig {
             var rig = SharedCacheRig(workspace: workspace, cluster: cluster, upstream: upstream, style: try workspace.writeStyle(upstream: upstream))
             defer { rig.instances.forEach { $0.stop() } }
             for index in 0..<count {
-                rig.instances.append(try await ServeInstance.start(
-                    ["--cache", rig.databaseURL, "--style-file", rig.style], environment: rig.environment, in: workspace, name: "instance\(index)"
+                rig.instances.append(try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: workspace.directory, environment: rig.environment
                 ))
             }
             try await body(rig)
@@ -392,26 +387,7 @@ struct SharedCacheRig {
     }
 }
 
-/// `mapframe serve --port 0` as a child process, until `stop()`.
-struct ServeInstance {
-    let child: ChildProcess
-    let port: Int
-
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
-
-    static func start(_ arguments: [String], environment: [String: String?], in workspace: Workspace, name: String) async throws -> ServeInstance {
-        let child = try workspace.startMapframe(["serve", "--port", "0"] + arguments, environment: environment)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, child.isRunning {
-            if let match = child.standardOutputSoFar.firstMatch(of: #/MapFrame serving on http://127\.0\.0\.1:(\d+)/#) {
-                return ServeInstance(child: child, port: Int(match.1)!)
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let result = child.stop()
-        throw TestSetupError(description: "\(name) did not start: \(result?.errorTail ?? "")")
-    }
-
+extension ServeProcess {
     /// Posts a two-point route across `SharedCacheTests.tile` and returns its id.
     func postRoute() async throws -> String {
         let bounds = SharedCacheTests.tile.bounds
@@ -424,8 +400,6 @@ struct ServeInstance {
         }
         return id
     }
-
-    func stop() { child.stop() }
 }
 
 /// Plain HTTP for the tests: a new connection per request, nothing cached.

@@ -60,7 +60,7 @@ struct StorageFaultTests {
         try await Self.withFilledCache { rig in
             try FileManager.default.removeItem(atPath: rig.workspace.path("cache"))
             // Nobody asks anything: the server's own look every 5 s finds it.
-            try await HeldStorageTests.waitUntil("the log says the route store was removed") {
+            try await waitUntil("the log says the route store was removed") {
                 rig.server.child.standardErrorSoFar.contains("route store \(rig.workspace.path("cache/routes.sqlite")) is unavailable: the file was removed while in use")
             }
             let post = try await HTTP.post(rig.server.url("routes"), body: Data(Self.route.utf8), contentType: "application/geo+json")
@@ -107,7 +107,7 @@ struct StorageFaultTests {
     struct Rig {
         let workspace: Workspace
         let style: String
-        let server: ServeInstance
+        let server: ServeProcess
 
         /// Every tile of `block` answered 200, whatever the cache holds; `/healthz` degraded with
         /// only the public reason; the log saying `because`.
@@ -118,7 +118,7 @@ struct StorageFaultTests {
             }
             let health = try await HTTP.get(server.url("healthz"))
             #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == #"{"reason":"cache unavailable","status":"degraded"}"#)
-            try await HeldStorageTests.waitUntil("the log says: \(because)") { server.child.standardErrorSoFar.contains(because) }
+            try await waitUntil("the log says: \(because)") { server.child.standardErrorSoFar.contains(because) }
             #expect(!server.child.standardErrorSoFar.contains("status=500"))
         }
     }
@@ -130,11 +130,11 @@ struct StorageFaultTests {
         try await Workspace.withAsync { workspace in
             let style = try workspace.writeStyle(upstream: upstream)
             let arguments = ["--cache-dir", workspace.path("cache"), "--style-file", style]
-            let filling = try await ServeInstance.start(arguments, environment: [:], in: workspace, name: "filling server")
+            let filling = try await ServeProcess.start(arguments, in: workspace.directory)
             for tile in block { #expect(try await HTTP.get(filling.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
             #expect(try await HTTP.post(filling.url("routes"), body: Data(route.utf8), contentType: "application/geo+json").status == 201)
             filling.stop()
-            let server = try await ServeInstance.start(arguments, environment: [:], in: workspace, name: "server")
+            let server = try await ServeProcess.start(arguments, in: workspace.directory)
             defer { server.stop() }
             // One tile outside the block, so that the cache's connection has read the file.
             #expect(try await HTTP.get(server.url("tiles/local/16/32790/21730.png")).status == 200)

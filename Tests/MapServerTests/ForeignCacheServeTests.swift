@@ -33,7 +33,7 @@ import UpstreamSimulator
         try ForeignMBTiles.write(layout, to: path, tilesFrom: fixtures.path("osm.mbtiles"))
         let before = try FileSnapshot(path)
 
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         for tile in Self.tiles {
             let reply = try await HTTP.send("GET", Fixtures.tilePath(tile), port: server.port)
             #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == nil, "\(tile): \(reply)")
@@ -62,7 +62,7 @@ import UpstreamSimulator
         try Data(#"{"name": "sim", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Test"}"#.utf8)
             .write(to: URL(fileURLWithPath: style))
 
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--style-file", style], environment: ["NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--style-file", style], environment: ["NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"])
         for tile in [failing, absent] {
             let reply = try await HTTP.send("GET", Fixtures.tilePath(tile, style: "sim"), port: server.port)
             #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == "true", "\(tile): \(reply)")

@@ -24,7 +24,7 @@ import Glibc
     func slowHeaderIsClosed() async throws {
         let cache = try TemporaryDirectory("slow-header")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let port = server.port
         let (closed, elapsed, bytesSent) = try await onThread { () -> (Bool, Double, Int) in
             let connection = try RawConnection(port: port)
@@ -47,7 +47,7 @@ import Glibc
     func idleConnectionsAreClosed() async throws {
         let cache = try TemporaryDirectory("idle")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let port = server.port
         for opening in ["", "\r\n\r\n"] {
             let (closed, elapsed) = try await onThread { () -> (Bool, Double) in
@@ -65,7 +65,7 @@ import Glibc
     func slowBodyIsRefused() async throws {
         let cache = try TemporaryDirectory("slow-body")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let port = server.port
         let (closed, elapsed, answer) = try await onThread { () -> (Bool, Double, String) in
             let connection = try RawConnection(port: port)
@@ -83,7 +83,7 @@ import Glibc
     func clientResetIsNotAnError() async throws {
         let cache = try TemporaryDirectory("reset")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let port = server.port
         try await onThread {
             let connection = try RawConnection(port: port)
@@ -157,7 +157,7 @@ import Glibc
         defer { cache.remove() }
         try Fixtures.installOSMCache(in: cache.path)
         // 256 descriptors, soft and hard: the server cannot raise them, so it must live within them.
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"], descriptorLimit: 256)
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"], descriptorLimit: 256)
         let port = server.port
         let tile = Fixtures.tilePath(TileID.containing(Fixtures.cambridge, zoom: 16))
         let outcome = try await onThread { () -> (open: Int, refused: Int, answered: Int) in

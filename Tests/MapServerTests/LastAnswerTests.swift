@@ -31,7 +31,7 @@ import Glibc
     func serverStops() async throws {
         let cache = try TemporaryDirectory("last-answer")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let connection = try await onThread { () -> RawConnection in
             let connection = try RawConnection(port: server.port)
             connection.send("POST /routes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{")

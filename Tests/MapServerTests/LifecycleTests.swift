@@ -14,7 +14,7 @@ import UpstreamSimulator
         defer { cache.remove() }
         let arguments = ["--cache-dir", cache.path, "--offline"]
 
-        let first = try await ServerProcess.start(arguments)
+        let first = try await ServeProcess.start(arguments)
         let payload = RoutePayloadFixture.journeyXML(RoutePayloadFixture.cambridgePoints)
         let created = try await HTTP.send("POST", "/routes", port: first.port, headers: [("Content-Type", payload.contentType)], body: payload.body)
         #expect(created.status == 201, "\(created)")
@@ -22,7 +22,7 @@ import UpstreamSimulator
         first.send(SIGTERM)
         #expect(try await first.waitForExit() == 0, "\(first.standardError)")
 
-        let second = try await ServerProcess.start(arguments)
+        let second = try await ServeProcess.start(arguments)
         let read = try await HTTP.send("GET", "/routes/\(id)", port: second.port)
         #expect(read.status == 200, "\(read)")
         #expect(try read.json()["coordinates"] as? [[Double]] == RoutePayloadFixture.cambridgePoints.map { [$0.longitude, $0.latitude] })
@@ -52,7 +52,7 @@ import UpstreamSimulator
         try Data(#"{"name": "slow", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Slow"}"#.utf8)
             .write(to: URL(fileURLWithPath: styleFile))
 
-        let server = try await ServerProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
         let tile = TileID.containing(Fixtures.cambridge, zoom: 16)
         let port = server.port
         async let inFlight = HTTP.send("GET", Fixtures.tilePath(tile, style: "slow"), port: port)

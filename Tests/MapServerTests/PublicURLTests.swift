@@ -73,7 +73,7 @@ import Testing
         try Data((Self.token + "\n").utf8).write(to: URL(fileURLWithPath: file))
         let payload = RoutePayloadFixture.gpx(RoutePayloadFixture.cambridgePoints)
         for (arguments, environment) in [([String](), ["MAPFRAME_WRITE_TOKEN": Self.token]), (["--write-token-file", file], [:])] {
-            let server = try await ServerProcess.start(["--cache-dir", cache.path + "/tiles", "--offline"] + arguments, environment: environment)
+            let server = try await ServeProcess.start(["--cache-dir", cache.path + "/tiles", "--offline"] + arguments, environment: environment)
             let refused = try await HTTP.send("POST", "/routes", port: server.port, headers: [("Content-Type", payload.contentType)], body: payload.body)
             #expect(refused.status == 401, "\(refused)")
             let stored = try await HTTP.send(

@@ -43,7 +43,7 @@ import Testing
         let cache = try TemporaryDirectory("request-log")
         defer { cache.remove() }
         try Fixtures.installOSMCache(in: cache.path)
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"] + arguments)
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"] + arguments)
         var tileBytes = 0, notFoundBytes = 0
         if let requests {
             try await requests(server.port)

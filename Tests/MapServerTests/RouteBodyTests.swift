@@ -125,7 +125,7 @@ import Testing
         #expect(body.count <= 5_000_000)
         let cache = try TemporaryDirectory("hostile-routes")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"], lowPriority: true)
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"], lowPriority: true)
         let baseline = try server.peakMemory()
         let reply = try await HTTP.send("POST", "/routes", port: server.port, headers: [("Content-Type", "application/json")], body: body)
         try expectJSONError(reply, status: hostile.status, mentions: hostile.mentions)
@@ -146,7 +146,7 @@ import Testing
         defer { cache.remove() }
         let body = cache.url.appendingPathComponent("hostile.json")
         try Data((#"{"type": "FeatureCollection", "features": ["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8).write(to: body)
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let base = "http://127.0.0.1:\(server.port)"
         let script = """
             for i in 1 2 3; do

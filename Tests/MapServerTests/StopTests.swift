@@ -55,7 +55,7 @@ import Glibc
             defer { cache.remove() }
             let reserved = try ReservedPort()
             defer { withExtendedLifetime(reserved) {} }
-            let server = try await ServerProcess.start(
+            let server = try await ServeProcess.start(
                 ["--cache-dir", cache.path, "--offline", "--max-connections", String(Self.maxConnections)], port: reserved.port
             )
             let signalled = Flag()
@@ -117,7 +117,7 @@ import Glibc
     func graceIsBounded() async throws {
         let cache = try TemporaryDirectory("stop-grace")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let client = try await Self.nonReadingClient(port: server.port)
         defer { withExtendedLifetime(client) {} }
         try await Self.waitForStalledWrites(port: server.port)
@@ -131,7 +131,7 @@ import Glibc
     func secondSignalEndsGrace() async throws {
         let cache = try TemporaryDirectory("stop-second")
         defer { cache.remove() }
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         let client = try await Self.nonReadingClient(port: server.port)
         defer { withExtendedLifetime(client) {} }
         try await Self.waitForStalledWrites(port: server.port)
@@ -144,7 +144,7 @@ import Glibc
     }
 
     /// The process's exit status, or nil if it is still running after `seconds` (it is then killed).
-    private func exitStatus(of server: ServerProcess, within seconds: Double) async throws -> Int32? {
+    private func exitStatus(of server: ServeProcess, within seconds: Double) async throws -> Int32? {
         let exited = Flag()
         let status = Task {
             defer { exited.set() }

@@ -19,19 +19,8 @@ import Glibc
 //   exactly what went over the wire (raw paths such as "/leaflet/../x", bodies of HEAD and 304
 //   answers, early 413 answers) with no proxy and no client-side caching;
 // - `TestServer`: a `MapServerApp` running in this process on a free loopback port;
-// - `ServerProcess`: `mapframe serve` as a child process, for restart and SIGTERM tests;
 // - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
 // - image helpers to stitch tiles and compare pixels.
-
-/// Polls `condition` until it holds. The deadline only stops a broken test from hanging; no test
-/// asserts anything about how long a thing takes.
-func waitUntil(_ what: String, deadline seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while try await !condition() {
-        guard Date() < deadline else { throw TestSetupError(description: "gave up waiting until \(what)") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
 
 // MARK: - HTTP client
 
@@ -391,66 +380,6 @@ final class ReservedPort: Sendable {
     }
 
     deinit { close(socket) }
-}
-
-/// `mapframe serve` running as a child process; its output goes to files.
-final class ServerProcess: Sendable {
-    let port: Int
-    private let child: ChildProcess
-
-    private init(child: ChildProcess, port: Int) {
-        self.child = child
-        self.port = port
-    }
-
-    /// Starts `mapframe serve --port <port> <arguments>` and waits for its
-    /// "MapFrame serving on http://127.0.0.1:PORT/" line. With `descriptorLimit`, the process may
-    /// open at most that many files and sockets (soft and hard limit, set by util-linux's prlimit).
-    /// With `lowPriority`, it runs at the lowest CPU priority (`nice -n 19`), so that a server kept
-    /// busy on purpose does not slow the tests running beside it. `environment` adds to the test's
-    /// own environment. A server a failed test leaves running is killed (by its own pid only) when
-    /// the `ServerProcess` goes.
-    static func start(
-        _ arguments: [String], port: Int = 0, descriptorLimit: Int? = nil, lowPriority: Bool = false, environment: [String: String] = [:]
-    ) async throws -> ServerProcess {
-        var command = [try MapframeExecutable.url().path, "serve", "--port", String(port)] + arguments
-        if lowPriority { command = ["/usr/bin/nice", "-n", "19"] + command }
-        if let descriptorLimit { command = ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)"] + command }
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let child = try ChildProcess.start(URL(fileURLWithPath: command[0]), Array(command.dropFirst()), in: here, environment: environment)
-        var port: Int?
-        try await waitUntil("mapframe serve says where it listens") {
-            if let match = child.standardOutputSoFar.firstMatch(of: /MapFrame serving on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) }
-            guard port != nil || child.isRunning else {
-                throw TestSetupError(description: "mapframe serve exited early: \(child.standardErrorSoFar)")
-            }
-            return port != nil
-        }
-        return ServerProcess(child: child, port: port!)
-    }
-
-    func send(_ signal: Int32) {
-        child.send(signal)
-    }
-
-    /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).
-    func peakMemory() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8)
-        guard let match = status.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kibibytes = Int(match.1) else {
-            throw TestSetupError(description: "no VmHWM in /proc/\(child.processIdentifier)/status")
-        }
-        return kibibytes * 1024
-    }
-
-    /// Waits for the process to end; returns its exit status (or the signal that ended it).
-    func waitForExit() async throws -> Int32 {
-        let child = child
-        return try await onThread { try child.waitForExit().status }
-    }
-
-    var standardError: String { child.standardErrorSoFar }
-
-    var standardOutput: String { child.standardOutputSoFar }
 }
 
 // MARK: - Fixtures

@@ -21,7 +21,7 @@ import UpstreamSimulator
         let styleFile = cache.path + "/huge.style.json"
         try Data(#"{"name": "huge", "url": "\#(upstream.baseURL)/{z}/{x}/{y}.png", "minZoom": 0, "maxZoom": 19, "attribution": "Huge"}"#.utf8)
             .write(to: URL(fileURLWithPath: styleFile))
-        let server = try await ServerProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
 
         let first = TileID.containing(Fixtures.cambridge, zoom: 16)
         for offset in 0..<40 {

@@ -19,7 +19,7 @@ import Testing
         let cache = try TemporaryDirectory("transit-serve")
         defer { cache.remove() }
         try Fixtures.installOSMCache(in: cache.path)
-        let server = try await ServerProcess.start(["--cache-dir", cache.path, "--offline", "--gtfs", "fenland=\(Self.feed.path)"])
+        let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline", "--gtfs", "fenland=\(Self.feed.path)"])
         let drawn = try await HTTP.send("POST", "/frame", port: server.port, headers: [("Content-Type", "application/json")], body: Self.scene(feed: "fenland"))
         #expect(drawn.status == 200 && drawn.header("Content-Type") == "image/png", "\(drawn)")
 

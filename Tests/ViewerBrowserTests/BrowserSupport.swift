@@ -11,34 +11,15 @@ struct BrowserTestError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// `mapframe serve --offline --port 0` on a cache directory, running until `stop()`.
-final class MapframeServer {
-    let child: ChildProcess
-    let baseURL: String
-
-    init(cacheDirectory: String, in scratch: TemporaryDirectory) async throws {
-        child = try ChildProcess.start(
-            try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cacheDirectory, "--offline"], in: scratch.url
-        )
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            if let match = child.standardOutputSoFar.firstMatch(of: #/MapFrame serving on (http://127\.0\.0\.1:\d+/)/#) {
-                baseURL = String(match.1)
-                return
-            }
-            guard child.isRunning, ContinuousClock.now < deadline else {
-                let result = child.stop()
-                throw BrowserTestError(
-                    description: "mapframe serve did not report its address (exit \(result?.status ?? -1)): \(result?.errorTail ?? "")"
-                )
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+extension ServeProcess {
+    /// `mapframe serve --offline` on a cache directory, running in `scratch`.
+    static func offline(cacheDirectory: String, in scratch: TemporaryDirectory) async throws -> ServeProcess {
+        try await start(["--cache-dir", cacheDirectory, "--offline"], in: scratch.url)
     }
 
     /// POSTs a GeoJSON route and returns its id.
     func postRoute(geoJSON: String) async throws -> String {
-        var request = URLRequest(url: URL(string: baseURL + "routes")!)
+        var request = URLRequest(url: URL(string: url("routes"))!)
         request.httpMethod = "POST"
         request.setValue("application/geo+json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(geoJSON.utf8)
@@ -51,8 +32,6 @@ final class MapframeServer {
         else { throw BrowserTestError(description: "POST /routes answered \(status): \(body)") }
         return id
     }
-
-    func stop() { child.stop() }
 }
 
 /// Headless Chromium, as Debian's `chromium` package installs it.

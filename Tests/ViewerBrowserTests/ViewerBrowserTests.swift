@@ -42,7 +42,7 @@ struct ViewerBrowserTests {
         #expect(built != nil, "mapframe fixtures took longer than 120 s")
         try #require(built?.status == 0, "mapframe fixtures failed: \(built?.errorTail ?? "")")
 
-        let server = try await MapframeServer(cacheDirectory: cache, in: scratch)
+        let server = try await ServeProcess.offline(cacheDirectory: cache, in: scratch)
         defer { server.stop() }
         let routeID = try await server.postRoute(geoJSON: Self.route)
 
