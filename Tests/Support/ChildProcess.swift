@@ -46,7 +46,8 @@ public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
 
 /// The environment every child process gets: this process's, with a proxy that refuses
 /// connections, so that nothing can reach a real tile server, except 127.0.0.1, where the tests'
-/// UpstreamSimulator listens. `overrides` then sets variables, or removes those mapped to nil.
+/// UpstreamSimulator listens, and this run's `OrphanReaper` marker. `overrides` then sets
+/// variables, or removes those mapped to nil.
 public func childEnvironment(_ overrides: [String: String?] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for variable in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
@@ -54,6 +55,8 @@ public func childEnvironment(_ overrides: [String: String?] = [:]) -> [String: S
     }
     environment["NO_PROXY"] = "127.0.0.1,localhost"
     environment["no_proxy"] = "127.0.0.1,localhost"
+    _ = OrphanReaper.watcher
+    environment[OrphanReaper.variable] = OrphanReaper.marker
     for (variable, value) in overrides {
         environment[variable] = value
     }
