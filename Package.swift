@@ -97,6 +97,7 @@ let package = Package(
             name: "GTFS",
             dependencies: [
                 "MapGeometry",
+                "ImageCodec",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

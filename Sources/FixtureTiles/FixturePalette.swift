@@ -1,3 +1,4 @@
+import ImageCodec
 import MapRender
 
 /// The colours of a fixture map. `osm` and `opencyclemap` look enough like their namesakes for

@@ -38,7 +38,7 @@ public struct AuditFinding: Hashable, Sendable {
     public enum Measurement: Hashable, Sendable {
         /// The lowest contrast found, the logical pixel of the frame where it was found, the
         /// element's colour there and the colour it was measured against.
-        case contrast(ContrastRatio, x: Int, y: Int, element: RGBA, background: RGBA)
+        case contrast(ContrastRatio, x: Int, y: Int, element: Colour, background: Colour)
         /// A font size in logical pixels.
         case textSize(Double)
         /// The area a tap on the element hits, in logical pixels.

@@ -38,7 +38,7 @@ struct ContrastMeasurer {
         let alone = Coverage(draw(painter, in: theme, region: region, overBasemap: false))
         let overTiles = draw(painter, in: theme, region: region, overBasemap: true)
         let band = Self.disc(radius: FrameAuditor.edgeBand * geometry.scale)
-        var lowest: (ratio: ContrastRatio, column: Int, row: Int, element: RGBA, background: RGBA)?
+        var lowest: (ratio: ContrastRatio, column: Int, row: Int, element: Colour, background: Colour)?
         for row in 0..<region.height {
             for column in 0..<region.width where alone.covers(column, row) {
                 for (dx, dy) in Self.neighbours {
@@ -46,7 +46,7 @@ struct ContrastMeasurer {
                     guard region.contains(outsideColumn, outsideRow), !alone.covers(outsideColumn, outsideRow) else { continue }
                     let background = basemap.pixel(x: region.x + outsideColumn, y: region.y + outsideRow)
                     // The strongest of the element's colours within the band around this edge.
-                    var best: (ratio: ContrastRatio, colour: RGBA)?
+                    var best: (ratio: ContrastRatio, colour: Colour)?
                     for (offsetX, offsetY) in band {
                         let nearColumn = column + offsetX, nearRow = row + offsetY
                         guard region.contains(nearColumn, nearRow), alone.covers(nearColumn, nearRow) else { continue }
@@ -70,7 +70,7 @@ struct ContrastMeasurer {
         guard let region = region(around: element) else { return nil }
         let ink = Coverage(draw(painter, in: text.withoutBackground, region: region, overBasemap: false))
         let behind = draw(painter, in: text.withoutText, region: region, overBasemap: true)
-        var lowest: (ratio: ContrastRatio, column: Int, row: Int, text: RGBA, background: RGBA)?
+        var lowest: (ratio: ContrastRatio, column: Int, row: Int, text: Colour, background: Colour)?
         for row in 0..<region.height {
             for column in 0..<region.width where ink.covers(column, row) {
                 let background = behind.pixel(x: column, y: row)
@@ -127,17 +127,17 @@ struct ContrastMeasurer {
         }
 
         func covers(_ column: Int, _ row: Int) -> Bool {
-            let alpha = image.pixel(x: column, y: row).alpha
+            let alpha = image.pixel(x: column, y: row).alphaLevel
             return alpha > 0 && alpha >= threshold
         }
     }
 
     /// `colour` laid over an opaque `background`.
-    private static func blend(_ colour: Colour, over background: RGBA) -> RGBA {
+    private static func blend(_ colour: Colour, over background: Colour) -> Colour {
         func channel(_ value: Double, _ under: UInt8) -> UInt8 {
             UInt8((colour.alpha * value * 255 + (1 - colour.alpha) * Double(under)).rounded())
         }
-        return RGBA(red: channel(colour.red, background.red), green: channel(colour.green, background.green), blue: channel(colour.blue, background.blue))
+        return Colour(redLevel: channel(colour.red, background.redLevel), greenLevel: channel(colour.green, background.greenLevel), blueLevel: channel(colour.blue, background.blueLevel))
     }
 
     /// A device pixel of the panel as a logical pixel of the frame.

@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// A time of day as GTFS writes it, `H:MM:SS`, counted from noon minus 12 hours of the service
@@ -60,30 +61,6 @@ public struct GTFSTime: Hashable, Comparable, Sendable, Codable, CustomStringCon
     private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
 
-/// A colour as GTFS writes it: six hexadecimal digits, no `#`.
-public struct GTFSColour: Hashable, Sendable, Codable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-    }
-
-    /// Reads `RRGGBB` in either case; nil for anything else.
-    public init?(hex: Substring) {
-        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
-        red = UInt8(value >> 16)
-        green = UInt8((value >> 8) & 0xff)
-        blue = UInt8(value & 0xff)
-    }
-
-    /// The 24-bit `0xRRGGBB` value.
-    public var hex: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
-}
-
 /// One line of `agency.txt`.
 public struct GTFSAgency: Hashable, Sendable {
     /// `agency_id`; empty when the feed has one agency and leaves it out.
@@ -101,9 +78,9 @@ public struct GTFSRoute: Hashable, Sendable {
     /// `route_type`: 0 to 12 from the GTFS reference, or an extended type (100 to 1799).
     public var type: Int
     /// `route_color`; nil when the feed leaves it out.
-    public var colour: GTFSColour?
+    public var colour: Colour?
     /// `route_text_color`; nil when the feed leaves it out.
-    public var textColour: GTFSColour?
+    public var textColour: Colour?
 }
 
 /// One line of `trips.txt`.

@@ -78,11 +78,11 @@ public struct ImageComparison {
         for y in 0..<height {
             for x in 0..<width {
                 let inBoth = x < expected.width && y < expected.height && x < actual.width && y < actual.height
-                let colour: RGBA
+                let colour: Colour
                 if inBoth, expected.pixel(x: x, y: y).maxChannelDifference(to: actual.pixel(x: x, y: y)) <= tolerance.channel {
                     colour = ImageComparison.faded(expected.pixel(x: x, y: y))
                 } else {
-                    colour = RGBA(red: 255, green: 0, blue: 0)
+                    colour = Colour(redLevel: 255, greenLevel: 0, blueLevel: 0)
                 }
                 words[y * width + x] = RasterImage.premultipliedWord(colour)
             }
@@ -91,8 +91,8 @@ public struct ImageComparison {
     }
 
     /// A colour washed three-quarters of the way to white, so red differences stand out.
-    private static func faded(_ colour: RGBA) -> RGBA {
+    private static func faded(_ colour: Colour) -> Colour {
         func wash(_ value: UInt8) -> UInt8 { UInt8(191 + Int(value) / 4) }
-        return RGBA(red: wash(colour.red), green: wash(colour.green), blue: wash(colour.blue))
+        return Colour(redLevel: wash(colour.redLevel), greenLevel: wash(colour.greenLevel), blueLevel: wash(colour.blueLevel))
     }
 }

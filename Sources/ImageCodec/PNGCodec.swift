@@ -81,7 +81,7 @@ public enum PNGCodec {
 }
 
 extension RasterImage {
-    /// The image as PNG bytes; RGB when every pixel is opaque, RGBA otherwise.
+    /// The image as PNG bytes; RGB when every pixel is opaque, Colour otherwise.
     public func pngData(options: PNGEncodingOptions = .fast) throws(ImageCodecError) -> Data {
         try PNGCodec.encode(pixels: pixels, width: width, height: height, stride: stride, opaque: isOpaque, options: options)
     }

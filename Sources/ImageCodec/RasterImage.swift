@@ -1,34 +1,5 @@
 import Foundation
 
-/// An 8-bit colour with straight (not premultiplied) alpha.
-public struct RGBA: Hashable, Sendable, CustomStringConvertible {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-    public var alpha: UInt8
-
-    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
-
-    /// The largest difference between the two colours in any one channel.
-    public func maxChannelDifference(to other: RGBA) -> Int {
-        max(
-            abs(Int(red) - Int(other.red)), abs(Int(green) - Int(other.green)),
-            abs(Int(blue) - Int(other.blue)), abs(Int(alpha) - Int(other.alpha))
-        )
-    }
-
-    public var description: String {
-        alpha == 255
-            ? String(format: "#%02X%02X%02X", red, green, blue)
-            : String(format: "#%02X%02X%02X@%d", red, green, blue, alpha)
-    }
-}
-
 /// A decoded image in memory: premultiplied 32-bit pixels in Cairo's ARGB32 layout
 /// (one native-endian `0xAARRGGBB` word per pixel), rows `stride` bytes apart.
 ///
@@ -59,7 +30,7 @@ public final class RasterImage: @unchecked Sendable {
     }
 
     /// An image of one colour.
-    public convenience init(width: Int, height: Int, filledWith colour: RGBA) {
+    public convenience init(width: Int, height: Int, filledWith colour: Colour) {
         let buffer = malloc(width * height * 4)!
         let word = RasterImage.premultipliedWord(colour)
         let words = buffer.bindMemory(to: UInt32.self, capacity: width * height)
@@ -73,7 +44,7 @@ public final class RasterImage: @unchecked Sendable {
     public var byteCount: Int { stride * height }
 
     /// The colour at a pixel, with alpha un-premultiplied.
-    public func pixel(x: Int, y: Int) -> RGBA {
+    public func pixel(x: Int, y: Int) -> Colour {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
         let word = pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
         return RasterImage.colour(ofPremultipliedWord: word)
@@ -88,7 +59,7 @@ public final class RasterImage: @unchecked Sendable {
     }
 
     /// Unpacks a premultiplied ARGB32 word into a straight-alpha colour.
-    public static func colour(ofPremultipliedWord word: UInt32) -> RGBA {
+    public static func colour(ofPremultipliedWord word: UInt32) -> Colour {
         let alpha = UInt8(word >> 24)
         var red = Int((word >> 16) & 0xff), green = Int((word >> 8) & 0xff), blue = Int(word & 0xff)
         if alpha != 255 && alpha != 0 {
@@ -97,13 +68,13 @@ public final class RasterImage: @unchecked Sendable {
             green = min(255, (green * 255 + a / 2) / a)
             blue = min(255, (blue * 255 + a / 2) / a)
         }
-        return RGBA(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), alpha: alpha)
+        return Colour(redLevel: UInt8(red), greenLevel: UInt8(green), blueLevel: UInt8(blue), alphaLevel: alpha)
     }
 
     /// Packs a straight-alpha colour into a premultiplied ARGB32 word.
-    public static func premultipliedWord(_ colour: RGBA) -> UInt32 {
-        let a = UInt32(colour.alpha)
+    public static func premultipliedWord(_ colour: Colour) -> UInt32 {
+        let a = UInt32(colour.alphaLevel)
         func channel(_ value: UInt8) -> UInt32 { (UInt32(value) * a + 127) / 255 }
-        return a << 24 | channel(colour.red) << 16 | channel(colour.green) << 8 | channel(colour.blue)
+        return a << 24 | channel(colour.redLevel) << 16 | channel(colour.greenLevel) << 8 | channel(colour.blueLevel)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 
 /// A modal dialog as the screen shows it: a title, a message, the buttons (none, one or two,

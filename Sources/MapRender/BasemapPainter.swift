@@ -47,7 +47,6 @@ public final class BasemapPainter: OverlayPainter {
             }
         }
         if case .flat(let background, let roads) = context.theme.basemap {
-            let background = background.rgba, roads = roads.rgba
             context.canvas.recolourOpaquePixels { RoadPixels.isRoad($0) ? roads : background }
         }
     }

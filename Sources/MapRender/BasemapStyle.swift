@@ -43,8 +43,8 @@ public enum RoadPixels {
     public static let warmHues = (lowerBound: 330.0, upperBound: 70.0)
 
     /// Whether an opaque tile pixel is road-coloured.
-    public static func isRoad(_ colour: RGBA) -> Bool {
-        let red = Int(colour.red), green = Int(colour.green), blue = Int(colour.blue)
+    public static func isRoad(_ colour: Colour) -> Bool {
+        let red = Int(colour.redLevel), green = Int(colour.greenLevel), blue = Int(colour.blueLevel)
         let largest = max(red, green, blue), smallest = min(red, green, blue)
         if smallest >= Int(minorRoadFloor) { return true }
         let value = Double(largest) / 255
@@ -61,4 +61,9 @@ public enum RoadPixels {
         }
         return hue >= warmHues.lowerBound || hue <= warmHues.upperBound
     }
+}
+
+extension Colour {
+    /// The map background where no tile is available: the app's `UIColor grayColor`, RGB 128,128,128.
+    public static let missingTileGrey = Colour(hex: 0x808080)
 }

@@ -336,7 +336,7 @@ public final class Canvas {
     }
 
     /// Replaces each pixel of an opaque canvas with `recolour` of it, which must be opaque too.
-    func recolourOpaquePixels(_ recolour: (RGBA) -> RGBA) {
+    func recolourOpaquePixels(_ recolour: (Colour) -> Colour) {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)

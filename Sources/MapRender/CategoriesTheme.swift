@@ -1,3 +1,4 @@
+import ImageCodec
 import Payloads
 
 /// The colours of the categories theme: one flat colour for each kind of thing drawn

@@ -22,7 +22,7 @@ public struct CategoryLegend: Hashable, Sendable {
         let frame = PixelRect(minX: 0, minY: 0, maxX: Double(pixels.width), maxY: Double(pixels.height))
         let elements = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: tileSet)
         var present = Set(elements.filter { $0.shape.bounds.intersects(frame) }.map(\.category.legendKind))
-        let basemap: [(ElementKind, RGBA)] = [.basemap, .roads].map { ($0, $0.paletteColour.rgba) }
+        let basemap: [(ElementKind, Colour)] = [.basemap, .roads].map { ($0, $0.paletteColour.quantised) }
         let panelTop = scene.mapPanelTop * scene.viewport.scale
         for row in panelTop..<(panelTop + geometry.viewport.pixelHeight) {
             for column in 0..<geometry.viewport.pixelWidth {

@@ -1,3 +1,4 @@
+import ImageCodec
 import Payloads
 extension Theme {
     /// For partially-sighted users: every overlay is outlined in black or white, so it stands

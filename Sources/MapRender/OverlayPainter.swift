@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// What a painter draws with: the canvas, the frame's geometry, the theme and the sprites drawn so far.

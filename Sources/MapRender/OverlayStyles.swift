@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 extension EdgeInsets {

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 import Payloads
 

@@ -1,3 +1,4 @@
+import ImageCodec
 /// How a modal dialog looks: the iPhone OS 3 alert the app used (app spec 6.4-6.11). The
 /// screen behind is dimmed; a dark blue, slightly translucent panel with a white border and
 /// rounded corners sits in the middle, with a bold title, the message and one or two buttons

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 
 /// Draws the main menu along the bottom of a chrome frame (app spec 5): five functions, each

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 
 /// Draws the green toolbar under the status bar (app spec 6.2): bordered buttons from the left

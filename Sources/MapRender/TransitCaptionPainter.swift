@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// The transit sentence's layer ("Tram 7 is between Järntorget and Vasaplatsen, 2 stops before

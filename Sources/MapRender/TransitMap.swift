@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// A public-transport journey as the map shows it (SPEC.md section 6, after Västtrafik's app):

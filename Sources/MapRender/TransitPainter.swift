@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// Draws a public-transport journey (`TransitMap`) in `TransitStyle`: the approach in grey,

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 
 /// Draws a start or finish marker with its tip on the marker's point, in the theme's

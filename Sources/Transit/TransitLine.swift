@@ -29,13 +29,13 @@ struct TransitLine: Hashable, Sendable {
             nameInSentence = longName ?? mode.word.lowercased()
         }
         iconText = shortName ?? longName ?? mode.word
-        let colour = route.colour.map { Colour(hex: $0.hex) } ?? mode.defaultColour
+        let colour = route.colour.map { $0 } ?? mode.defaultColour
         self.colour = colour
-        let given = route.colour == nil ? nil : route.textColour.map { Colour(hex: $0.hex) }
-        if let given, ContrastRatio(given.rgba, colour.rgba).value >= 4.5 {
+        let given = route.colour == nil ? nil : route.textColour.map { $0 }
+        if let given, ContrastRatio(given, colour).value >= 4.5 {
             textColour = given
         } else {
-            let onBlack = ContrastRatio(Colour.black.rgba, colour.rgba), onWhite = ContrastRatio(Colour.white.rgba, colour.rgba)
+            let onBlack = ContrastRatio(.black, colour), onWhite = ContrastRatio(.white, colour)
             textColour = onBlack >= onWhite ? .black : .white
         }
     }

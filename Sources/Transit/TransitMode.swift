@@ -1,3 +1,4 @@
+import ImageCodec
 import MapRender
 
 /// A line's kind of vehicle, from GTFS's `route_type`: the word said for it and the colour a

@@ -17,7 +17,7 @@ struct GoldensCommandTests {
     @Test("check fails on a mismatch and writes actual and diff images and an HTML report")
     func mismatch() throws {
         try Self.withScenes { workspace, cache in
-            let wrong = try RasterImage(width: 320, height: 480, filledWith: RGBA(red: 255, green: 0, blue: 255)).pngData()
+            let wrong = try RasterImage(width: 320, height: 480, filledWith: Colour(redLevel: 255, greenLevel: 0, blueLevel: 255)).pngData()
             try workspace.write(wrong, to: "goldens/route.png")
             let result = try workspace.mapframe(
                 "goldens", "check", workspace.path("scenes"), workspace.path("goldens"), "--cache", cache, "--offline",

@@ -378,7 +378,7 @@ struct SharedCacheRig {
         try await Workspace.withAsync { workspace in
             var rig = SharedCacheRig(workspace: workspace, cluster: cluster, upstream: upstream, style: try workspace.writeStyle(upstream: upstream))
             defer { rig.instances.forEach { $0.stop() } }
-            for index in 0..<count {
+            for _ in 0..<count {
                 rig.instances.append(try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: workspace.directory, environment: rig.environment
                 ))
             }

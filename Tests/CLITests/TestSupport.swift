@@ -98,7 +98,7 @@ func slippyTile(latitude: Double, longitude: Double, zoom: Int) -> (x: Int, y: I
 }
 
 /// The grey of a missing tile (SPEC.md section 1).
-let missingGrey = RGBA(red: 128, green: 128, blue: 128)
+let missingGrey = Colour(redLevel: 128, greenLevel: 128, blueLevel: 128)
 
 /// Whether a line is `snapshot`'s tile report for a frame: "<scene> -> <path ending in output>:
 /// N tiles: <counts>", with `grey` tiles drawn grey (failed and missing), listed after

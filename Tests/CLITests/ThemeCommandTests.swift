@@ -53,7 +53,7 @@ struct ThemeCommandTests {
             let legend = try workspace.image("legend.png")
             // Six rows of 24 px swatches, 8 px apart, inside 12 px of padding.
             #expect(legend.height == 2 * 12 + 6 * 24 + 5 * 8)
-            #expect(legend.pixel(x: 12 + 12, y: 12 + 12 + 4 * 32) == ElementKind.route.paletteColour.rgba)
+            #expect(legend.pixel(x: 12 + 12, y: 12 + 12 + 4 * 32) == ElementKind.route.paletteColour.quantised)
             #expect(try PNGCodec.decode(workspace.contents("legend.png")).allPixels == legend.allPixels)
         }
     }
@@ -88,7 +88,7 @@ struct ThemeCommandTests {
             )
             let result = try workspace.mapframe("play", script, "--cache", cache, "--offline", "--theme", "categories", "--out-dir", workspace.path("frames"))
             #expect(result.status == 0, "\(result)")
-            let palette = Set(ElementKind.legendOrder.map(\.paletteColour.rgba) + [CategoryPalette.ink.rgba, CategoryPalette.inkOnDark.rgba])
+            let palette = Set(ElementKind.legendOrder.map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
             for frame in ["00.png", "01.png"] {
                 #expect(Set(try workspace.image("frames/" + frame).allPixels).isSubset(of: palette), "\(frame) is not flat")
             }

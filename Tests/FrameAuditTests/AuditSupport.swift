@@ -45,8 +45,8 @@ enum AuditSupport {
 /// audit's arithmetic is checked against something it does not share.
 enum WCAG {
     /// https://www.w3.org/TR/WCAG21/#dfn-relative-luminance
-    static func relativeLuminance(_ colour: RGBA) -> Double {
-        let channels = [colour.red, colour.green, colour.blue].map { level -> Double in
+    static func relativeLuminance(_ colour: Colour) -> Double {
+        let channels = [colour.redLevel, colour.greenLevel, colour.blueLevel].map { level -> Double in
             let sRGB = Double(level) / 255
             return sRGB <= 0.03928 ? sRGB / 12.92 : pow((sRGB + 0.055) / 1.055, 2.4)
         }
@@ -54,7 +54,7 @@ enum WCAG {
     }
 
     /// https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio
-    static func contrastRatio(_ a: RGBA, _ b: RGBA) -> Double {
+    static func contrastRatio(_ a: Colour, _ b: Colour) -> Double {
         let l1 = max(relativeLuminance(a), relativeLuminance(b)), l2 = min(relativeLuminance(a), relativeLuminance(b))
         return (l1 + 0.05) / (l2 + 0.05)
     }

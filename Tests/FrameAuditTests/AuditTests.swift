@@ -9,20 +9,20 @@ import TileStore
 
 @Suite struct ContrastRatioTests {
     @Test func knownPairs() {
-        let black = RGBA(red: 0, green: 0, blue: 0), white = RGBA(red: 255, green: 255, blue: 255)
+        let black = Colour(redLevel: 0, greenLevel: 0, blueLevel: 0), white = Colour(redLevel: 255, greenLevel: 255, blueLevel: 255)
         #expect(ContrastRatio(black, white).value == 21)
         #expect(ContrastRatio(white, black) == ContrastRatio(black, white))
         #expect(ContrastRatio(white, white).value == 1)
         // #767676 is the lightest grey that passes 4.5:1 on white; #777777 is just under.
-        #expect(ContrastRatio(RGBA(red: 0x76, green: 0x76, blue: 0x76), white).value >= 4.5)
-        #expect(ContrastRatio(RGBA(red: 0x77, green: 0x77, blue: 0x77), white).value < 4.5)
+        #expect(ContrastRatio(Colour(redLevel: 0x76, greenLevel: 0x76, blueLevel: 0x76), white).value >= 4.5)
+        #expect(ContrastRatio(Colour(redLevel: 0x77, greenLevel: 0x77, blueLevel: 0x77), white).value < 4.5)
     }
 
     @Test func agreesWithTheRecommendationsFormula() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<1000 {
-            func colour() -> RGBA {
-                RGBA(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator), blue: .random(in: 0...255, using: &generator))
+            func colour() -> Colour {
+                Colour(redLevel: .random(in: 0...255, using: &generator), greenLevel: .random(in: 0...255, using: &generator), blueLevel: .random(in: 0...255, using: &generator))
             }
             let a = colour(), b = colour()
             #expect(abs(ContrastRatio(a, b).value - WCAG.contrastRatio(a, b)) < 1e-12, "\(a) against \(b)")
@@ -33,8 +33,8 @@ import TileStore
         // 2.999:1 is under 3:1, and says so.
         let finding = AuditFinding(
             check: .nonTextContrast,
-            measurement: .contrast(ContrastRatio(RGBA(red: 0x95, green: 0x95, blue: 0x95), RGBA(red: 255, green: 255, blue: 255)), x: 0, y: 0,
-                                   element: RGBA(red: 0x95, green: 0x95, blue: 0x95), background: RGBA(red: 255, green: 255, blue: 255))
+            measurement: .contrast(ContrastRatio(Colour(redLevel: 0x95, greenLevel: 0x95, blueLevel: 0x95), Colour(redLevel: 255, greenLevel: 255, blueLevel: 255)), x: 0, y: 0,
+                                   element: Colour(redLevel: 0x95, greenLevel: 0x95, blueLevel: 0x95), background: Colour(redLevel: 255, greenLevel: 255, blueLevel: 255))
         )
         guard case .contrast(let ratio, _, _, _, _) = finding.measurement else { return }
         #expect(ratio.value > 2.9 && ratio.value < 3)
@@ -68,9 +68,9 @@ import TileStore
         // the best contrast of a covered pixel within 3 px of it against the tile pixel outside;
         // the route scores its worst edge.
         var most: UInt8 = 0
-        for y in 0..<alone.height { for x in 0..<alone.width { most = max(most, alone.pixel(x: x, y: y).alpha) } }
+        for y in 0..<alone.height { for x in 0..<alone.width { most = max(most, alone.pixel(x: x, y: y).alphaLevel) } }
         func covered(_ x: Int, _ y: Int) -> Bool {
-            let alpha = alone.pixel(x: x, y: y).alpha
+            let alpha = alone.pixel(x: x, y: y).alphaLevel
             return alpha > 0 && Int(alpha) * 2 >= Int(most) + 1
         }
         func inside(_ x: Int, _ y: Int) -> Bool { x >= 0 && y >= 0 && x < alone.width && y < alone.height }
@@ -137,7 +137,7 @@ import TileStore
             Issue.record("not a contrast: \(finding)")
             return
         }
-        #expect(text == RGBA(red: 0xCC, green: 0xCC, blue: 0xCC))
+        #expect(text == Colour(redLevel: 0xCC, greenLevel: 0xCC, blueLevel: 0xCC))
         #expect(abs(ratio.value - WCAG.contrastRatio(text, background)) < 1e-12)
         #expect(ratio.value < 4.5 && finding.flagged)
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GTFS
+import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
 import Testing
@@ -14,7 +15,7 @@ struct FeedReadingTests {
             #expect(feed.agencies == [GTFSAgency(id: "VT", name: "Västtrafik")])
             #expect(feed.routes["R7"] == GTFSRoute(
                 id: "R7", shortName: "7", longName: "Tynnered - Angered", type: 0,
-                colour: GTFSColour(red: 0x7B, green: 0x4A, blue: 0x12), textColour: GTFSColour(red: 255, green: 255, blue: 255)
+                colour: Colour(redLevel: 0x7B, greenLevel: 0x4A, blueLevel: 0x12), textColour: Colour(redLevel: 255, greenLevel: 255, blueLevel: 255)
             ))
             #expect(feed.routes["R60"]?.colour == nil && feed.routes["R60"]?.textColour == nil, "a route with no colour keeps none")
             #expect(feed.trips["B60-0845"] == GTFSTrip(id: "B60-0845", routeID: "R60", headsign: "Masthugget", shapeID: nil))
@@ -143,7 +144,7 @@ struct FeedReadingTests {
         try withOpenedFeed(feed) { feed throws in
             #expect(feed.agencies == [GTFSAgency(id: "", name: "Västtrafik, \"VT\"")])
             #expect(feed.routes["R7"]?.longName == "Tynnered,\r\nAngered")
-            #expect(feed.routes["R7"]?.colour == GTFSColour(red: 0x7B, green: 0x4A, blue: 0x12))
+            #expect(feed.routes["R7"]?.colour == Colour(redLevel: 0x7B, greenLevel: 0x4A, blueLevel: 0x12))
             #expect(feed.routes["R60"]?.longName == nil && feed.routes["R60"]?.shortName == "60")
             #expect(feed.stops["S2"]?.name == "Vasa-\nplatsen")
             #expect(try feed.stopTimes(ofTrips: ["T7-0830"])["T7-0830"]?.count == 6)

@@ -46,7 +46,7 @@ import TileStore
             for x in 0..<image.width {
                 let colour = image.pixel(x: x, y: y)
                 func nudge(_ value: UInt8) -> UInt8 { UInt8(clamping: Int(value) + Int.random(in: -3...3, using: &generator)) }
-                words[y * image.width + x] = RasterImage.premultipliedWord(RGBA(red: nudge(colour.red), green: nudge(colour.green), blue: nudge(colour.blue)))
+                words[y * image.width + x] = RasterImage.premultipliedWord(Colour(redLevel: nudge(colour.redLevel), greenLevel: nudge(colour.greenLevel), blueLevel: nudge(colour.blueLevel)))
             }
         }
         let noisy = words.withUnsafeBytes { RasterImage(copying: $0.baseAddress!, width: image.width, height: image.height, stride: image.width * 4) }

@@ -10,10 +10,10 @@ import TileStore
 /// What the high-contrast and categories themes promise, checked on frames over the fixture tiles.
 @Suite struct ThemeTests {
     /// Every colour the categories theme may put in a frame: the palette's and the two inks.
-    static let categoryColours = Set(ElementKind.legendOrder.map(\.paletteColour.rgba) + [CategoryPalette.ink.rgba, CategoryPalette.inkOnDark.rgba])
+    static let categoryColours = Set(ElementKind.legendOrder.map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
 
-    static func colours(of image: RasterImage) -> [RGBA: Int] {
-        var counts: [RGBA: Int] = [:]
+    static func colours(of image: RasterImage) -> [Colour: Int] {
+        var counts: [Colour: Int] = [:]
         image.withRows { _, words in
             for word in words { counts[RasterImage.colour(ofPremultipliedWord: word), default: 0] += 1 }
         }
@@ -49,7 +49,7 @@ import TileStore
         let tiles = try await GoldenSupport.pipeline.render(scene, as: .pixels).output
         scene.theme = .categories
         let flat = try await GoldenSupport.pipeline.render(scene, as: .pixels).output
-        let roads = ElementKind.roads.paletteColour.rgba, background = ElementKind.basemap.paletteColour.rgba
+        let roads = ElementKind.roads.paletteColour.quantised, background = ElementKind.basemap.paletteColour.quantised
         var roadPixels = 0
         for y in 0..<tiles.height {
             for x in 0..<tiles.width {
@@ -93,7 +93,7 @@ import TileStore
         let start = silhouette(.start), finish = silhouette(.finish)
         var differing = 0
         for y in 0..<120 {
-            for x in 0..<120 where (start.pixel(x: x, y: y).alpha > 127) != (finish.pixel(x: x, y: y).alpha > 127) { differing += 1 }
+            for x in 0..<120 where (start.pixel(x: x, y: y).alphaLevel > 127) != (finish.pixel(x: x, y: y).alphaLevel > 127) { differing += 1 }
         }
         #expect(differing > 150, "only \(differing) pixels tell the silhouettes apart")
         #expect(Theme.highContrast.startMarker.letter == "S" && Theme.highContrast.finishMarker.letter == "F")

@@ -34,7 +34,7 @@ struct HostilePNGTests {
         for data in [Data(png), Data(png + Array("trailing bytes".utf8))] {
             let image = try PNGCodec.decode(data)
             #expect(image.width == 1 && image.height == 1)
-            #expect(image.pixel(x: 0, y: 0) == RGBA(red: 0x80, green: 0x80, blue: 0x80))
+            #expect(image.pixel(x: 0, y: 0) == Colour(redLevel: 0x80, greenLevel: 0x80, blueLevel: 0x80))
         }
     }
 
@@ -72,7 +72,7 @@ struct HostilePNGTests {
 
     @Test("a PNG whose IHDR fails its CRC is refused")
     func headerFailingItsCRC() throws {
-        var png = try RasterImage(width: 16, height: 16, filledWith: RGBA(red: 40, green: 90, blue: 160)).pngData()
+        var png = try RasterImage(width: 16, height: 16, filledWith: Colour(redLevel: 40, greenLevel: 90, blueLevel: 160)).pngData()
         png[png.startIndex + 19] = 0x20  // the width's low byte: 16 becomes 32, and the CRC no longer matches
         do {
             let image = try ImageDecoder.decode(png)

@@ -63,7 +63,7 @@ struct JPEGAndWebPTests {
                 let alpha = word >> 24
                 if (word >> 16) & 0xFF > alpha || (word >> 8) & 0xFF > alpha || word & 0xFF > alpha { notPremultiplied += 1 }
                 let expected = Self.translucent.pixel(x: x, y: y)
-                if UInt8(alpha) != expected.alpha { alphaChanged += 1 }
+                if UInt8(alpha) != expected.alphaLevel { alphaChanged += 1 }
                 // Colours under little alpha cannot survive premultiplication closely.
                 if alpha >= 128, RasterImage.colour(ofPremultipliedWord: word).maxChannelDifference(to: expected) > (lossless ? 2 : 14) {
                     colourOff += 1

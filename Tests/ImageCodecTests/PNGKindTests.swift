@@ -16,7 +16,7 @@ struct PNGKindTests {
         var transparency = false
 
         var testDescription: String {
-            let name = [0: "grey", 2: "RGB", 3: "paletted", 4: "grey with alpha", 6: "RGBA"][colourType]!
+            let name = [0: "grey", 2: "RGB", 3: "paletted", 4: "grey with alpha", 6: "Colour"][colourType]!
             return "\(depth)-bit \(name)" + (transparency ? " with tRNS" : "") + (interlaced ? ", interlaced" : "")
         }
     }
@@ -44,7 +44,7 @@ struct PNGKindTests {
             image.withRows { y, row in
                 for (x, word) in row.enumerated() {
                     let straight = expected.pixels[y * expected.width + x]
-                    let want = RasterImage.premultipliedWord(RGBA(red: straight[0], green: straight[1], blue: straight[2], alpha: straight[3]))
+                    let want = RasterImage.premultipliedWord(Colour(redLevel: straight[0], greenLevel: straight[1], blueLevel: straight[2], alphaLevel: straight[3]))
                     if word != want { wrong.append("(\(x), \(y)): \(String(word, radix: 16)), expected \(String(want, radix: 16))") }
                 }
             }
@@ -57,12 +57,12 @@ struct PNGKindTests {
     struct Expected: Decodable {
         let width: Int
         let height: Int
-        /// Straight-alpha RGBA, row by row.
+        /// Straight-alpha Colour, row by row.
         let pixels: [[UInt8]]
     }
 
     /// Writes a 9x7 PNG of the kind given (colour type, bit depth, interlace 0 or 1, tRNS 0 or 1)
-    /// to the path given, and prints its pixels as 8-bit straight-alpha RGBA.
+    /// to the path given, and prints its pixels as 8-bit straight-alpha Colour.
     static let writer = #"""
 import json, struct, sys, zlib
 

@@ -38,7 +38,7 @@ struct AttributionRenderTests {
         for y in box.minY...box.maxY {
             let dark = (box.minX...box.maxX).contains { x in
                 let c = image.pixel(x: x, y: y)
-                return max(c.red, c.green, c.blue) < 128
+                return max(c.redLevel, c.greenLevel, c.blueLevel) < 128
             }
             if dark && !inBand { bands += 1 }
             inBand = dark
@@ -82,10 +82,10 @@ struct AttributionRenderTests {
         let box = try #require(Self.tintedBox(in: image))
         #expect(Self.textLines(in: image, box: box) == attributionCase.lines)
         let ink = image.pixels(in: box) { !isNear($0, Self.tint) }
-        let darkest = try #require(ink.min { max($0.colour.red, $0.colour.green, $0.colour.blue) < max($1.colour.red, $1.colour.green, $1.colour.blue) })
-        #expect(max(darkest.colour.red, darkest.colour.green, darkest.colour.blue) <= 64, "the darkest text pixel is \(darkest.colour)")
+        let darkest = try #require(ink.min { max($0.colour.redLevel, $0.colour.greenLevel, $0.colour.blueLevel) < max($1.colour.redLevel, $1.colour.greenLevel, $1.colour.blueLevel) })
+        #expect(max(darkest.colour.redLevel, darkest.colour.greenLevel, darkest.colour.blueLevel) <= 64, "the darkest text pixel is \(darkest.colour)")
         // Black text: no ink pixel is brighter or more colourful than the tint it sits on.
-        #expect(ink.allSatisfy { $0.colour.red <= Self.tint.red + 2 && $0.colour.green <= Self.tint.green + 2 && $0.colour.blue <= Self.tint.blue + 2 })
+        #expect(ink.allSatisfy { $0.colour.redLevel <= Self.tint.redLevel + 2 && $0.colour.greenLevel <= Self.tint.greenLevel + 2 && $0.colour.blueLevel <= Self.tint.blueLevel + 2 })
     }
 
     @Test("no attribution box when attribution is hidden")

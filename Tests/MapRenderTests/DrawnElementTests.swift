@@ -138,7 +138,7 @@ struct DrawnElementTests {
         #expect(width == 10)
         let image = try render(themed, over: SolidTiles(Background.white)).canvas.image()
         // 4 px below the line's centre: outside the spec's 4 px line, inside the theme's 10 px one.
-        #expect(isNear(image.pixel(x: 160, y: Int(y) + 4), blend(RGBA(red: 255, green: 0, blue: 0), alpha: 0.6, over: Background.white)))
+        #expect(isNear(image.pixel(x: 160, y: Int(y) + 4), blend(Colour(redLevel: 255, greenLevel: 0, blueLevel: 0), alpha: 0.6, over: Background.white)))
         let plain = try render(scene, over: SolidTiles(Background.white)).canvas.image()
         #expect(plain.pixel(x: 160, y: Int(y) + 4) == Background.white)
     }
@@ -161,7 +161,7 @@ struct DrawnElementTests {
         var scene = fixedScene(start: Places.cambridge)
         scene.layers.append(Marker(size: 10))
         let image = try render(scene, over: SolidTiles(Background.white)).canvas.image()
-        #expect(image.pixel(x: 5, y: 5) == RGBA(red: 255, green: 0, blue: 0))
+        #expect(image.pixel(x: 5, y: 5) == Colour(redLevel: 255, greenLevel: 0, blueLevel: 0))
         #expect(try elements(scene).map(\.label) == ["Start marker", "Test box"])
         // Setting the app's overlays lays them out again under the new layer, which is kept.
         scene.overlays.finish = Coordinate(latitude: 52.2070, longitude: 0.1450)

@@ -57,18 +57,18 @@ struct FixtureCacheBuilderTests {
     static let visibleStep = 16
 
     /// The fraction of pixel pairs along a line that differ visibly.
-    static func stepFraction(_ pairs: [(RGBA, RGBA)]) -> Double {
+    static func stepFraction(_ pairs: [(Colour, Colour)]) -> Double {
         Double(pairs.filter { $0.0.maxChannelDifference(to: $0.1) > visibleStep }.count) / Double(pairs.count)
     }
 
     /// Pairs of pixels side by side: column `a1` of `a` against column `b1` of `b` (or rows).
     /// Across a seam that is the last column of a tile and the first of its neighbour; inside a
     /// tile, two neighbouring columns, which show how often real edges fall between pixels.
-    static func columnPairs(_ a: RasterImage, column a1: Int, _ b: RasterImage, column b1: Int) -> [(RGBA, RGBA)] {
+    static func columnPairs(_ a: RasterImage, column a1: Int, _ b: RasterImage, column b1: Int) -> [(Colour, Colour)] {
         (0..<256).map { (a.pixel(x: a1, y: $0), b.pixel(x: b1, y: $0)) }
     }
 
-    static func rowPairs(_ a: RasterImage, row a1: Int, _ b: RasterImage, row b1: Int) -> [(RGBA, RGBA)] {
+    static func rowPairs(_ a: RasterImage, row a1: Int, _ b: RasterImage, row b1: Int) -> [(Colour, Colour)] {
         (0..<256).map { (a.pixel(x: $0, y: a1), b.pixel(x: $0, y: b1)) }
     }
 
@@ -80,7 +80,7 @@ struct FixtureCacheBuilderTests {
             var images: [TileID: RasterImage] = [:]
             for tile in tiles { images[tile] = try PNGCodec.decode(try #require(try cache.tileData(for: tile))) }
 
-            var seams: [(RGBA, RGBA)] = [], interior: [(RGBA, RGBA)] = [], unrelated: [(RGBA, RGBA)] = []
+            var seams: [(Colour, Colour)] = [], interior: [(Colour, Colour)] = [], unrelated: [(Colour, Colour)] = []
             for (tile, image) in images {
                 if let right = images[TileID(z: zoom, x: tile.x + 1, y: tile.y)] {
                     seams += Self.columnPairs(image, column: 255, right, column: 0)

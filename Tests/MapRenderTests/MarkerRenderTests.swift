@@ -10,8 +10,8 @@ struct WispMarkerRenderTests {
     enum Kind: String, CaseIterable, Sendable {
         case start, finish
 
-        var fill: RGBA { self == .start ? Spec.startFill : Spec.finishFill }
-        func looksLikeMarker(_ colour: RGBA) -> Bool { self == .start ? Looks.green(colour) : Looks.red(colour) }
+        var fill: Colour { self == .start ? Spec.startFill : Spec.finishFill }
+        func looksLikeMarker(_ colour: Colour) -> Bool { self == .start ? Looks.green(colour) : Looks.red(colour) }
 
         func scene(zoom: Double = 16, scale: Int = 1) -> Scene {
             self == .start

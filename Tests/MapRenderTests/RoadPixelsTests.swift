@@ -4,8 +4,8 @@ import Testing
 
 /// Which tile colours count as roads (`RoadPixels`), for OpenStreetMap's design and the fixtures.
 @Suite struct RoadPixelsTests {
-    static func colour(_ hex: UInt32) -> RGBA {
-        RGBA(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF))
+    static func colour(_ hex: UInt32) -> Colour {
+        Colour(redLevel: UInt8(hex >> 16 & 0xFF), greenLevel: UInt8(hex >> 8 & 0xFF), blueLevel: UInt8(hex & 0xFF))
     }
 
     @Test(arguments: [

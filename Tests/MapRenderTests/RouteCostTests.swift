@@ -24,7 +24,7 @@ struct RouteCostTests {
     /// 44 s); chunked, it grows with them. The quickest of two renders each.
     @Test("a 100,000-point zig-zag costs no more than 20 times one of 10,000 points, casing and all")
     func zigZagFrame() throws {
-        func renderTime(_ count: Int) throws -> (Duration, RGBA) {
+        func renderTime(_ count: Int) throws -> (Duration, Colour) {
             var scene = fixedScene(zoom: 13, route: Self.zigZag(count))
             scene.theme = .highContrast
             var quickest = Duration.seconds(1_000), middle = Background.white
@@ -108,7 +108,7 @@ struct RouteCostTests {
             for y in 0..<320 {
                 for x in 0..<320 {
                     let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                    let difference = max(abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
+                    let difference = max(abs(Int(p.redLevel) - Int(q.redLevel)), abs(Int(p.greenLevel) - Int(q.greenLevel)), abs(Int(p.blueLevel) - Int(q.blueLevel)))
                     largest = max(largest, difference)
                     if difference > 2 { differing += 1 }
                 }

@@ -13,7 +13,7 @@ struct RouteRenderTests {
     ]
 
     @Test("the centreline is #CC33FF at 0.6 over the map", arguments: [Background.white, Background.light], [1, 2])
-    func centrelineColour(background: RGBA, scale: Int) throws {
+    func centrelineColour(background: Colour, scale: Int) throws {
         let scene = fixedScene(scale: scale, route: Self.horizontalRoute)
         let frame = try render(scene, over: SolidTiles(background))
         let image = frame.canvas.image()
@@ -28,7 +28,7 @@ struct RouteRenderTests {
     }
 
     @Test("the line is 4 px wide at scale 1 and 8 px at scale 2", arguments: [1, 2], [Background.white, Background.light])
-    func lineWidth(scale: Int, background: RGBA) throws {
+    func lineWidth(scale: Int, background: Colour) throws {
         let frame = try render(fixedScene(scale: scale, route: Self.horizontalRoute), over: SolidTiles(background))
         let image = frame.canvas.image()
         let centre = frame.geometry.pixel(for: Places.cambridge)
@@ -39,7 +39,7 @@ struct RouteRenderTests {
             // Each row's share of line colour, from the green channel (the one the blend moves
             // most); their sum is the line's width whatever its sub-pixel position.
             let coverage = rows.map { y in
-                Double(Int(background.green) - Int(image.pixel(x: x, y: y).green)) / Double(Int(background.green) - Int(full.green))
+                Double(Int(background.greenLevel) - Int(image.pixel(x: x, y: y).greenLevel)) / Double(Int(background.greenLevel) - Int(full.greenLevel))
             }
             let width = coverage.reduce(0, +)
             #expect(abs(width - expectedWidth) <= 0.5, "column \(x): the line is \(width) px wide; expected \(expectedWidth)")

@@ -10,22 +10,22 @@ import TileStore
 /// against the spec rather than against the painters' own style values.
 enum Spec {
     /// The route: #CC33FF, that is RGB (0.8, 0.2, 1.0), at 0.8 x 0.75 = 0.6, 4 px wide.
-    static let routeColour = RGBA(red: 0xCC, green: 0x33, blue: 0xFF)
+    static let routeColour = Colour(redLevel: 0xCC, greenLevel: 0x33, blueLevel: 0xFF)
     static let routeAlpha = 0.6
     static let routeWidth = 4.0
-    static let startFill = RGBA(red: 0x33, green: 0xCC, blue: 0x33)
-    static let finishFill = RGBA(red: 0xFF, green: 0x32, blue: 0x00)
+    static let startFill = Colour(redLevel: 0x33, greenLevel: 0xCC, blueLevel: 0x33)
+    static let finishFill = Colour(redLevel: 0xFF, greenLevel: 0x32, blueLevel: 0x00)
     /// How far a wisp marker reaches from its point at scale 1: 15 left, 51 right, 56 above, 6 below.
     static let wispExtent = (left: 15, right: 51, above: 56, below: 6)
-    static let photoBlue = RGBA(red: 0x03, green: 0x37, blue: 0xD1)
+    static let photoBlue = Colour(redLevel: 0x03, greenLevel: 0x37, blueLevel: 0xD1)
     static let photoPinSize = (width: 32, height: 37)
     /// The location ring: (0.2, 0.2, 1.0) at 0.75 x 0.3 = 0.225.
-    static let ringColour = RGBA(red: 51, green: 51, blue: 255)
+    static let ringColour = Colour(redLevel: 51, greenLevel: 51, blueLevel: 255)
     static let ringAlpha = 0.225
-    static let fern = RGBA(red: 0x40, green: 0x80, blue: 0x00)
+    static let fern = Colour(redLevel: 0x40, greenLevel: 0x80, blueLevel: 0x00)
     static let fernAlpha = 0.1
     /// Where no tile is available: UIColor grayColor.
-    static let missingGrey = RGBA(red: 128, green: 128, blue: 128)
+    static let missingGrey = Colour(redLevel: 128, greenLevel: 128, blueLevel: 128)
     /// Metres per pixel at latitude φ and zoom z: 156543.03392 x cos φ / 2^z.
     static func metresPerPixel(latitude: Double, zoom: Double) -> Double {
         156_543.03392 * cos(latitude * .pi / 180) / pow(2, zoom)
@@ -34,22 +34,22 @@ enum Spec {
 
 /// Known map backgrounds for the stand-in tiles.
 enum Background {
-    static let white = RGBA(red: 255, green: 255, blue: 255)
+    static let white = Colour(redLevel: 255, greenLevel: 255, blueLevel: 255)
     /// OSM's residential grey.
-    static let light = RGBA(red: 0xE0, green: 0xDF, blue: 0xDF)
+    static let light = Colour(redLevel: 0xE0, greenLevel: 0xDF, blueLevel: 0xDF)
 }
 
 /// `foreground` at `alpha` over an opaque `background`: round(alpha x fg + (1 - alpha) x bg).
-func blend(_ foreground: RGBA, alpha: Double, over background: RGBA) -> RGBA {
+func blend(_ foreground: Colour, alpha: Double, over background: Colour) -> Colour {
     func channel(_ fg: UInt8, _ bg: UInt8) -> UInt8 { UInt8((alpha * Double(fg) + (1 - alpha) * Double(bg)).rounded()) }
-    return RGBA(
-        red: channel(foreground.red, background.red), green: channel(foreground.green, background.green),
-        blue: channel(foreground.blue, background.blue)
+    return Colour(
+        redLevel: channel(foreground.redLevel, background.redLevel), greenLevel: channel(foreground.greenLevel, background.greenLevel),
+        blueLevel: channel(foreground.blueLevel, background.blueLevel)
     )
 }
 
 /// Whether two colours agree within `tolerance` levels in every channel.
-func isNear(_ a: RGBA, _ b: RGBA, within tolerance: Int = 2) -> Bool {
+func isNear(_ a: Colour, _ b: Colour, within tolerance: Int = 2) -> Bool {
     a.maxChannelDifference(to: b) <= tolerance
 }
 
@@ -60,7 +60,7 @@ func isNear(_ a: RGBA, _ b: RGBA, within tolerance: Int = 2) -> Bool {
 struct SolidTiles: TileProviding {
     let image: RasterImage
 
-    init(_ colour: RGBA) {
+    init(_ colour: Colour) {
         image = RasterImage(width: 256, height: 256, filledWith: colour)
     }
 
@@ -148,12 +148,12 @@ struct PixelBox: Equatable, CustomStringConvertible {
 
 struct Pixel {
     let x: Int, y: Int
-    let colour: RGBA
+    let colour: Colour
 }
 
 extension RasterImage {
     /// Every pixel matching `predicate`, optionally only inside `area`.
-    func pixels(in area: PixelBox? = nil, where predicate: (RGBA) -> Bool) -> [Pixel] {
+    func pixels(in area: PixelBox? = nil, where predicate: (Colour) -> Bool) -> [Pixel] {
         let area = area ?? PixelBox(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1)
         var found: [Pixel] = []
         for y in max(area.minY, 0)...min(area.maxY, height - 1) {
@@ -166,7 +166,7 @@ extension RasterImage {
     }
 
     /// The bounding box of the pixels matching `predicate`, nil when none do.
-    func boundingBox(in area: PixelBox? = nil, where predicate: (RGBA) -> Bool) -> PixelBox? {
+    func boundingBox(in area: PixelBox? = nil, where predicate: (Colour) -> Bool) -> PixelBox? {
         pixels(in: area, where: predicate).boundingBox
     }
 }
@@ -191,14 +191,14 @@ func centroid(of pixels: [Pixel]) -> (x: Double, y: Double) {
 }
 
 /// The colour most pixels have: the flat fill of a shape, away from its anti-aliased edges.
-func commonestColour(of pixels: [Pixel]) -> RGBA? {
+func commonestColour(of pixels: [Pixel]) -> Colour? {
     Dictionary(grouping: pixels, by: \.colour).max { $0.value.count < $1.value.count }?.key
 }
 
 /// Colour classes for finding overlays on a neutral background.
 enum Looks {
-    static func green(_ c: RGBA) -> Bool { Int(c.green) > Int(c.red) + 40 && Int(c.green) > Int(c.blue) + 40 }
-    static func red(_ c: RGBA) -> Bool { Int(c.red) > Int(c.green) + 60 && Int(c.red) > Int(c.blue) + 60 }
-    static func blue(_ c: RGBA) -> Bool { Int(c.blue) > Int(c.red) + 80 && Int(c.blue) > Int(c.green) + 60 }
-    static func white(_ c: RGBA) -> Bool { c.red >= 245 && c.green >= 245 && c.blue >= 245 }
+    static func green(_ c: Colour) -> Bool { Int(c.greenLevel) > Int(c.redLevel) + 40 && Int(c.greenLevel) > Int(c.blueLevel) + 40 }
+    static func red(_ c: Colour) -> Bool { Int(c.redLevel) > Int(c.greenLevel) + 60 && Int(c.redLevel) > Int(c.blueLevel) + 60 }
+    static func blue(_ c: Colour) -> Bool { Int(c.blueLevel) > Int(c.redLevel) + 80 && Int(c.blueLevel) > Int(c.greenLevel) + 60 }
+    static func white(_ c: Colour) -> Bool { c.redLevel >= 245 && c.greenLevel >= 245 && c.blueLevel >= 245 }
 }

@@ -12,8 +12,8 @@ import TileStore
     static let west = Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude - 0.001)
     static let east = Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude + 0.001)
     static let farWest = Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude - 0.002)
-    static let lineColour = RGBA(red: 0x00, green: 0x62, blue: 0xA8)
-    static let casingColour = RGBA(red: 0xFF, green: 0xD8, blue: 0x00)
+    static let lineColour = Colour(redLevel: 0x00, greenLevel: 0x62, blueLevel: 0xA8)
+    static let casingColour = Colour(redLevel: 0xFF, greenLevel: 0xD8, blueLevel: 0x00)
 
     static let map = TransitMap(
         lines: [
@@ -54,10 +54,10 @@ import TileStore
     @Test func theApproachIsGreyAndTheNodesAreGreenAndRed() throws {
         let (image, geometry) = try frame()
         let approachMiddle = geometry.pixel(for: Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude - 0.0015))
-        #expect(isNear(image.pixel(x: Int(approachMiddle.x), y: Int(approachMiddle.y.rounded(.down))), RGBA(red: 0x8C, green: 0x8C, blue: 0x8C)))
+        #expect(isNear(image.pixel(x: Int(approachMiddle.x), y: Int(approachMiddle.y.rounded(.down))), Colour(redLevel: 0x8C, greenLevel: 0x8C, blueLevel: 0x8C)))
         let start = geometry.pixel(for: Self.west), end = geometry.pixel(for: Self.east)
-        #expect(isNear(image.pixel(x: Int(start.x), y: Int(start.y)), RGBA(red: 0x1F, green: 0xA1, blue: 0x2F)))
-        #expect(isNear(image.pixel(x: Int(end.x), y: Int(end.y)), RGBA(red: 0xD9, green: 0x26, blue: 0x2B)))
+        #expect(isNear(image.pixel(x: Int(start.x), y: Int(start.y)), Colour(redLevel: 0x1F, greenLevel: 0xA1, blueLevel: 0x2F)))
+        #expect(isNear(image.pixel(x: Int(end.x), y: Int(end.y)), Colour(redLevel: 0xD9, greenLevel: 0x26, blueLevel: 0x2B)))
     }
 
     @Test func theVehicleIsItsLinesIconAndTheSentenceSitsAboveTheAttribution() throws {
@@ -96,8 +96,8 @@ import TileStore
     @Test func theCategoriesThemeDrawsTransitInItsThreeFlatColours() throws {
         let (image, geometry) = try frame(theme: .categories)
         let middle = geometry.pixel(for: Places.cambridge)
-        #expect(image.pixel(x: Int(middle.x), y: Int(middle.y.rounded(.down))) == ElementKind.line.paletteColour.rgba)
+        #expect(image.pixel(x: Int(middle.x), y: Int(middle.y.rounded(.down))) == ElementKind.line.paletteColour.quantised)
         let start = geometry.pixel(for: Self.west)
-        #expect(image.pixel(x: Int(start.x), y: Int(start.y)) == ElementKind.stop.paletteColour.rgba)
+        #expect(image.pixel(x: Int(start.x), y: Int(start.y)) == ElementKind.stop.paletteColour.quantised)
     }
 }

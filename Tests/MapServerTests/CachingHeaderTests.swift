@@ -147,7 +147,7 @@ import UpstreamSimulator
                 let image = try reply.image()
                 let side = retina ? 512 : 256
                 #expect(image.width == side && image.height == side)
-                let notGrey = image.allPixels.count { $0 != RGBA(red: 128, green: 128, blue: 128) }
+                let notGrey = image.allPixels.count { $0 != Colour(redLevel: 128, greenLevel: 128, blueLevel: 128) }
                 #expect(notGrey == 0, "\(notGrey) pixels are not exactly 128,128,128")
                 // A placeholder is never answered with 304: the client must keep asking.
                 if let etag = reply.header("ETag") {

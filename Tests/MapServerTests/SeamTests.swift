@@ -145,9 +145,9 @@ import TileStore
 
     /// Checks the tolerance explained above.
     func expectOnlySeamRowDifferences(
-        _ differences: [(x: Int, y: Int, tiles: RGBA, frame: RGBA)], rows: Set<Int>, sourceLocation: SourceLocation = #_sourceLocation
+        _ differences: [(x: Int, y: Int, tiles: Colour, frame: Colour)], rows: Set<Int>, sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let describe = { (d: (x: Int, y: Int, tiles: RGBA, frame: RGBA)) in "(\(d.x),\(d.y)) tiles \(d.tiles) frame \(d.frame)" }
+        let describe = { (d: (x: Int, y: Int, tiles: Colour, frame: Colour)) in "(\(d.x),\(d.y)) tiles \(d.tiles) frame \(d.frame)" }
         let elsewhere = differences.filter { !rows.contains($0.y) }
         #expect(elsewhere.isEmpty, "\(elsewhere.count) pixels differ in rows without stroke vertices, such as \(elsewhere.prefix(5).map(describe))", sourceLocation: sourceLocation)
         let largest = differences.map { $0.tiles.maxChannelDifference(to: $0.frame) }.max() ?? 0

@@ -519,12 +519,12 @@ struct RoutePayloadFixture: Sendable, CustomStringConvertible {
 struct StitchedImage {
     let width: Int
     let height: Int
-    private(set) var pixels: [RGBA]
+    private(set) var pixels: [Colour]
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        pixels = Array(repeating: RGBA(red: 0, green: 0, blue: 0, alpha: 0), count: width * height)
+        pixels = Array(repeating: Colour(redLevel: 0, greenLevel: 0, blueLevel: 0, alphaLevel: 0), count: width * height)
     }
 
     /// Copies `tile` with its top-left corner at (`left`, `top`).
@@ -536,12 +536,12 @@ struct StitchedImage {
         }
     }
 
-    func pixel(x: Int, y: Int) -> RGBA { pixels[y * width + x] }
+    func pixel(x: Int, y: Int) -> Colour { pixels[y * width + x] }
 }
 
 /// Pixels that differ between a stitched image and a frame, outside `excluding` (device pixels).
-func differingPixels(_ stitched: StitchedImage, _ frame: RasterImage, excluding excluded: PixelRect? = nil) -> [(x: Int, y: Int, tiles: RGBA, frame: RGBA)] {
-    var differences: [(x: Int, y: Int, tiles: RGBA, frame: RGBA)] = []
+func differingPixels(_ stitched: StitchedImage, _ frame: RasterImage, excluding excluded: PixelRect? = nil) -> [(x: Int, y: Int, tiles: Colour, frame: Colour)] {
+    var differences: [(x: Int, y: Int, tiles: Colour, frame: Colour)] = []
     for y in 0..<frame.height {
         for x in 0..<frame.width {
             if let excluded, Double(x) >= excluded.minX, Double(x) < excluded.maxX, Double(y) >= excluded.minY, Double(y) < excluded.maxY { continue }

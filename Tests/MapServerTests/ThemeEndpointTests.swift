@@ -63,7 +63,7 @@ import Testing
             let flat = try await server.get(Fixtures.tilePath(far, route: id) + "?theme=categories")
             #expect(flat.status == 200, "\(flat)")
             let colours = Set(try flat.image().allPixels)
-            #expect(colours == [ElementKind.basemap.paletteColour.rgba, ElementKind.roads.paletteColour.rgba])
+            #expect(colours == [ElementKind.basemap.paletteColour.quantised, ElementKind.roads.paletteColour.quantised])
         }
     }
 }

@@ -115,7 +115,7 @@ import UpstreamSimulator
 
 /// The colours of the 512 px test source's tiles: one per tile, never grey.
 enum LargeTiles {
-    static func colour(_ tile: TileID) -> RGBA {
-        RGBA(red: UInt8(truncatingIfNeeded: tile.x * 40 + 20), green: UInt8(truncatingIfNeeded: tile.y * 60 + 10), blue: UInt8(truncatingIfNeeded: tile.z * 13))
+    static func colour(_ tile: TileID) -> Colour {
+        Colour(redLevel: UInt8(truncatingIfNeeded: tile.x * 40 + 20), greenLevel: UInt8(truncatingIfNeeded: tile.y * 60 + 10), blueLevel: UInt8(truncatingIfNeeded: tile.z * 13))
     }
 }

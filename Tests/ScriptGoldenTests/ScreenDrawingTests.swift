@@ -12,13 +12,9 @@ import Testing
 @Suite struct ScreenDrawingTests {
     let style = PhoneChromeStyle.cycleStreets
 
-    /// Whether two colours are within `levels` in every channel.
-    func close(_ colour: RGBA, _ expected: Colour, within levels: Int = 3) -> Bool {
-        let rgba = RGBA(
-            red: UInt8((expected.red * 255).rounded()), green: UInt8((expected.green * 255).rounded()),
-            blue: UInt8((expected.blue * 255).rounded())
-        )
-        return colour.maxChannelDifference(to: rgba) <= levels
+    /// Whether two colours are within `levels` in every channel, `expected` taken as opaque.
+    func close(_ colour: Colour, _ expected: Colour, within levels: Int = 3) -> Bool {
+        colour.maxChannelDifference(to: Colour(red: expected.red, green: expected.green, blue: expected.blue)) <= levels
     }
 
     @Test func chromeFramesAreTheWholeScreenWithTheMapPanelBetweenTheBars() async throws {
@@ -60,7 +56,7 @@ import Testing
         #expect(!close(images[0].pixel(x: x, y: y), style.toolbarBackground, within: 3), "a disabled button still shows")
 
         let slots = TabBarPainter(activeTab: .planRoute).slots(frameWidth: 320, frameHeight: 480)
-        func tabPixel(_ image: RasterImage, _ tab: PhoneChrome.Tab) -> RGBA {
+        func tabPixel(_ image: RasterImage, _ tab: PhoneChrome.Tab) -> Colour {
             let slot = slots.first { $0.tab == tab }!.rect
             return image.pixel(x: Int(slot.minX) + 5, y: Int(slot.minY) + 6)
         }

@@ -26,7 +26,7 @@ public enum HostileImages {
     /// A real 8-bit RGB PNG `side` pixels square whose IHDR is rewritten (with a correct CRC) to
     /// declare another size, bit depth or colour type.
     public static func lyingPNG(side: Int = 16, width: UInt32, height: UInt32, depth: UInt8 = 8, colourType: UInt8 = 2) throws -> Data {
-        let honest = try RasterImage(width: side, height: side, filledWith: RGBA(red: 40, green: 90, blue: 160)).pngData()
+        let honest = try RasterImage(width: side, height: side, filledWith: Colour(redLevel: 40, greenLevel: 90, blueLevel: 160)).pngData()
         let header = pngChunk("IHDR", bigEndian(width) + bigEndian(height) + [depth, colourType, 0, 0, 0])
         // The signature (8 bytes), then the honest IHDR chunk (25 bytes), replaced.
         return honest.prefix(8) + Data(header) + honest.dropFirst(33)

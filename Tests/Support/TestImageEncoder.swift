@@ -46,7 +46,7 @@ public enum TestImageEncoder {
         image.withRows { _, row in
             for word in row {
                 let colour = RasterImage.colour(ofPremultipliedWord: word)
-                straight += [colour.blue, colour.green, colour.red, colour.alpha]
+                straight += [colour.blueLevel, colour.greenLevel, colour.redLevel, colour.alphaLevel]
             }
         }
         var output: UnsafeMutablePointer<UInt8>?

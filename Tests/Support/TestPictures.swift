@@ -10,9 +10,9 @@ public enum TestPictures {
         words.reserveCapacity(width * height)
         for y in 0..<height {
             for x in 0..<width {
-                words.append(RasterImage.premultipliedWord(RGBA(
-                    red: UInt8(x * 255 / (width - 1)), green: UInt8(y * 255 / (height - 1)),
-                    blue: UInt8((x + y) * 255 / (width + height - 2)), alpha: alpha(x, y)
+                words.append(RasterImage.premultipliedWord(Colour(
+                    redLevel: UInt8(x * 255 / (width - 1)), greenLevel: UInt8(y * 255 / (height - 1)),
+                    blueLevel: UInt8((x + y) * 255 / (width + height - 2)), alphaLevel: alpha(x, y)
                 )))
             }
         }
@@ -51,8 +51,8 @@ public enum TestPictures {
 
 extension RasterImage {
     /// Every pixel's colour, row by row.
-    public var allPixels: [RGBA] {
-        var pixels: [RGBA] = []
+    public var allPixels: [Colour] {
+        var pixels: [Colour] = []
         pixels.reserveCapacity(width * height)
         withRows { _, row in pixels += row.map(RasterImage.colour(ofPremultipliedWord:)) }
         return pixels

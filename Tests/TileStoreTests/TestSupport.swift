@@ -50,7 +50,7 @@ enum RawSQLite {
 }
 
 /// A 256-pixel tile of one colour, as PNG bytes.
-func solidTilePNG(_ colour: RGBA) throws -> Data {
+func solidTilePNG(_ colour: Colour) throws -> Data {
     try RasterImage(width: 256, height: 256, filledWith: colour).pngData()
 }
 
@@ -180,12 +180,12 @@ extension FetchPolicy {
 /// every tile and every version of it, and never the missing-tile grey, so that one pixel of a
 /// decoded tile tells which tile, and which version of it, the store holds.
 enum SimulatedTiles {
-    static func colour(for tile: TileID, version: Int = 1) -> RGBA {
+    static func colour(for tile: TileID, version: Int = 1) -> Colour {
         // Red is always even and green always odd, so the two never match as in grey.
-        RGBA(
-            red: UInt8(truncatingIfNeeded: (tile.x * 37 + version * 51) * 2),
-            green: UInt8(truncatingIfNeeded: (tile.y * 53 + version * 71) * 2 + 1),
-            blue: UInt8(truncatingIfNeeded: tile.z * 11 + version * 29)
+        Colour(
+            redLevel: UInt8(truncatingIfNeeded: (tile.x * 37 + version * 51) * 2),
+            greenLevel: UInt8(truncatingIfNeeded: (tile.y * 53 + version * 71) * 2 + 1),
+            blueLevel: UInt8(truncatingIfNeeded: tile.z * 11 + version * 29)
         )
     }
 
@@ -201,9 +201,9 @@ enum SimulatedTiles {
         for squareY in 0..<64 {
             for squareX in 0..<64 {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                let colour = RGBA(
-                    red: UInt8(truncatingIfNeeded: state >> 40), green: UInt8(truncatingIfNeeded: state >> 48),
-                    blue: UInt8(truncatingIfNeeded: state >> 56)
+                let colour = Colour(
+                    redLevel: UInt8(truncatingIfNeeded: state >> 40), greenLevel: UInt8(truncatingIfNeeded: state >> 48),
+                    blueLevel: UInt8(truncatingIfNeeded: state >> 56)
                 )
                 let word = RasterImage.premultipliedWord(colour)
                 for y in squareY * 4..<squareY * 4 + 4 {

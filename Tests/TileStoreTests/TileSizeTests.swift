@@ -33,7 +33,7 @@ struct TileSizeTests {
         for (width, height) in [(1, 1), (17, 5), (300, 7), (256, 256)] {
             let image = try PNGCodec.decode(BlankPNG.data(width: width, height: height))
             #expect(image.width == width && image.height == height)
-            #expect(image.pixel(x: width - 1, y: height - 1) == RGBA(red: 0, green: 0, blue: 0))
+            #expect(image.pixel(x: width - 1, y: height - 1) == Colour(redLevel: 0, greenLevel: 0, blueLevel: 0))
         }
         #expect(BlankPNG.data(width: 8192, height: 8192).count < 100_000, "small on the wire")
     }
@@ -66,7 +66,7 @@ struct TileSizeTests {
     @Test("a retina-sized (512 px) answer is a tile like any other")
     func retinaSizeIsAccepted() async throws {
         let world = try UpstreamWorld()
-        let retina = try RasterImage(width: 512, height: 512, filledWith: RGBA(red: 10, green: 20, blue: 30)).pngData()
+        let retina = try RasterImage(width: 512, height: 512, filledWith: Colour(redLevel: 10, greenLevel: 20, blueLevel: 30)).pngData()
         world.upstream.setResponse(.png(retina), for: upstreamPath(Self.tile))
         #expect(await world.store.tile(Self.tile).fill == .fetched)
         #expect(try world.cached(Self.tile).bytes == retina)
@@ -92,7 +92,7 @@ struct TileSizeTests {
         try withTemporaryDirectory { directory in
             let cache = try MBTilesCache(creatingIfNeeded: directory.appendingPathComponent("sizes.mbtiles").path)
             let good = TileID(z: 3, x: 1, y: 1), wide = TileID(z: 3, x: 2, y: 1), huge = TileID(z: 3, x: 3, y: 1)
-            try cache.store(solidTilePNG(RGBA(red: 1, green: 2, blue: 3)), for: good)
+            try cache.store(solidTilePNG(Colour(redLevel: 1, greenLevel: 2, blueLevel: 3)), for: good)
             try cache.store(BlankPNG.data(width: 17, height: 5), for: wide)
             try cache.store(BlankPNG.data(width: 8192, height: 8192), for: huge)
             let corrupt = try cache.survey(checkingWith: TileDecoder(tileSize: 256)).corrupt

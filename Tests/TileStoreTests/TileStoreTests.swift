@@ -10,8 +10,8 @@ struct TileStoreTests {
     static let good = TileID(z: 16, x: 32793, y: 21586)
     static let neighbour = TileID(z: 16, x: 32794, y: 21586)
     static let broken = TileID(z: 16, x: 32793, y: 21587)
-    static let goodColour = RGBA(red: 224, green: 223, blue: 223)
-    static let neighbourColour = RGBA(red: 170, green: 211, blue: 223)
+    static let goodColour = Colour(redLevel: 224, greenLevel: 223, blueLevel: 223)
+    static let neighbourColour = Colour(redLevel: 170, greenLevel: 211, blueLevel: 223)
 
     /// A cache with two good tiles and one tile holding `brokenBytes`, and a store over it.
     static func withStore(brokenBytes: Data?, _ body: (TileStore, String) async throws -> Void) async throws {
@@ -48,7 +48,7 @@ struct TileStoreTests {
     }
 
     static let corruptBlobs: [(String, Data)] = {
-        let png = (try? solidTilePNG(RGBA(red: 1, green: 2, blue: 3))) ?? Data()
+        let png = (try? solidTilePNG(Colour(redLevel: 1, greenLevel: 2, blueLevel: 3))) ?? Data()
         return [
             ("random bytes", randomBytes(count: 700)),
             ("a truncated PNG", png.prefix(png.count / 2)),
@@ -183,7 +183,7 @@ struct LRUCacheTests {
         let cache = LRUCache<TileID, RasterImage>(capacity: 64, maxBytes: budget) { $0.byteCount }
         for x in 0..<10 {
             let side = x.isMultiple(of: 2) ? 256 : 512
-            cache.insert(RasterImage(width: side, height: side, filledWith: RGBA(red: 1, green: 2, blue: 3)), for: TileID(z: 10, x: x, y: 0))
+            cache.insert(RasterImage(width: side, height: side, filledWith: Colour(redLevel: 1, greenLevel: 2, blueLevel: 3)), for: TileID(z: 10, x: x, y: 0))
             #expect(cache.bytes <= budget, "\(cache.bytes) bytes held after \(x + 1) tiles; the budget is \(budget)")
         }
         // The last tile is 512 px: 1 MiB, the whole budget.

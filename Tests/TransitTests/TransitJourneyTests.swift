@@ -112,7 +112,7 @@ import Testing
     @Test func everyDefaultLineColourStandsOutAgainstTheMap() {
         for mode in TransitMode.allCases {
             for background in TransitMode.mapColours {
-                let ratio = ContrastRatio(mode.defaultColour.rgba, background.rgba)
+                let ratio = ContrastRatio(mode.defaultColour, background)
                 #expect(ratio.value >= 3, "\(mode) against \(background): \(ratio)")
             }
         }

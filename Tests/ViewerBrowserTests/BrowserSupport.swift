@@ -82,7 +82,7 @@ struct Chromium {
             }
             if let data = FileManager.default.contents(atPath: output), let image = try? PNGCodec.decode(data),
                image.width > 10, image.height > 10,
-               image.pixel(x: image.width / 2, y: image.height / 2).maxChannelDifference(to: RGBA(red: 0, green: 170, blue: 85)) <= 4 {
+               image.pixel(x: image.width / 2, y: image.height / 2).maxChannelDifference(to: Colour(redLevel: 0, greenLevel: 170, blueLevel: 85)) <= 4 {
                 return .success(chromium)
             }
             reasons.append("\(flag): exit \(child.status), no usable screenshot; \(child.errorTail)")
@@ -92,16 +92,12 @@ struct Chromium {
 }
 
 /// Colours, as the tests need them.
-extension RGBA {
-    init(hex: UInt32) {
-        self.init(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF))
-    }
-
+extension Colour {
     /// `self` painted at `alpha` over an opaque `background`.
-    func blended(over background: RGBA, alpha: Double) -> RGBA {
+    func blended(over background: Colour, alpha: Double) -> Colour {
         func channel(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
             UInt8((alpha * Double(top) + (1 - alpha) * Double(bottom)).rounded())
         }
-        return RGBA(red: channel(red, background.red), green: channel(green, background.green), blue: channel(blue, background.blue))
+        return Colour(redLevel: channel(redLevel, background.redLevel), greenLevel: channel(greenLevel, background.greenLevel), blueLevel: channel(blueLevel, background.blueLevel))
     }
 }

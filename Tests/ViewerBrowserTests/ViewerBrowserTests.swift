@@ -91,18 +91,18 @@ struct ViewerBrowserTests {
 /// Counts of the screenshot's pixels by what they show. The map is the left `mapWidth` columns.
 struct ScreenshotCensus: CustomStringConvertible {
     /// FixturePalette.osm: street, major road, its casing, housing block, building, park, water, plaza.
-    static let street = RGBA(hex: 0xFFFFFF)
-    static let blocks = [RGBA(hex: 0xE0DFDF), RGBA(hex: 0xD9D0C9)]
-    static let palette = [street, RGBA(hex: 0xF7FABF), RGBA(hex: 0xC6C8A0)] + blocks + [RGBA(hex: 0xC8FACC), RGBA(hex: 0xAAD3DF), RGBA(hex: 0xF2EFE9)]
+    static let street = Colour(hex: 0xFFFFFF)
+    static let blocks = [Colour(hex: 0xE0DFDF), Colour(hex: 0xD9D0C9)]
+    static let palette = [street, Colour(hex: 0xF7FABF), Colour(hex: 0xC6C8A0)] + blocks + [Colour(hex: 0xC8FACC), Colour(hex: 0xAAD3DF), Colour(hex: 0xF2EFE9)]
     /// RouteStyle.cycleStreets: RGB (0.8, 0.2, 1.0) at 0.8 in a layer at 0.75, so 0.6 on the map.
-    static let routeColour = RGBA(hex: 0xCC33FF)
+    static let routeColour = Colour(hex: 0xCC33FF)
     static let routeAlpha = 0.8 * 0.75
     /// The route's colour over each palette colour: (212, 120, 242) over the blocks' #E0DFDF.
     static let routeOverTiles = palette.map { routeColour.blended(over: $0, alpha: routeAlpha) }
-    static let missingTileGrey = RGBA(red: 128, green: 128, blue: 128)
-    static let panelBackground = RGBA(hex: 0xF6F8F2)
+    static let missingTileGrey = Colour(redLevel: 128, greenLevel: 128, blueLevel: 128)
+    static let panelBackground = Colour(hex: 0xF6F8F2)
     /// Leaflet's map background where no tile is shown yet.
-    static let leafletBackground = RGBA(hex: 0xDDDDDD)
+    static let leafletBackground = Colour(hex: 0xDDDDDD)
 
     /// Palette colours must match within 2 levels (Leaflet's empty background, #DDDDDD, is 3
     /// from #E0DFDF); the route's blends within 8 (rounding and the line's anti-aliased core).

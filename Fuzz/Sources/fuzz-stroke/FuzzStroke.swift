@@ -88,7 +88,7 @@ public func fuzzStroke(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let frame = FrameRenderer().render(scene, geometry: geometry, tileSet: osm.tileSet, tiles: NoTiles())
     _ = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: osm.tileSet)
     if !changesTiles {
-        let grey = RasterImage.premultipliedWord(Colour.missingTileGrey.rgba)
+        let grey = RasterImage.premultipliedWord(.missingTileGrey)
         frame.canvas.image().withRows { row, words in
             precondition(words.allSatisfy { $0 == grey }, "no overlay touches the frame, but drawing changed row \(row)")
         }

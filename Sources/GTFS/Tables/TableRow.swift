@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// One row of a table and the line it starts on, read as typed values. A value that does not
@@ -55,9 +56,9 @@ struct TableRow {
     }
 
     /// A colour; nil when empty.
-    func colour(_ column: Column?) throws(GTFSError) -> GTFSColour? {
+    func colour(_ column: Column?) throws(GTFSError) -> Colour? {
         guard let column, let text = text(column) else { return nil }
-        guard let colour = GTFSColour(hex: text[...]) else {
+        guard let colour = Colour(hexDigits: text[...]) else {
             throw error(column, "\(quoted(text)) is not a colour; allowed six hexadecimal digits such as 00A1DE")
         }
         return colour
