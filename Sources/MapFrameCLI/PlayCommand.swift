@@ -33,8 +33,8 @@ struct PlayCommand: AsyncParsableCommand {
     @OptionGroup var themeOption: ThemeOption
 
     func validate() throws {
-        if let scale, scale != 1, scale != 2 {
-            throw ValidationError("--scale: \(scale) is not allowed; expected 1 or 2")
+        if let scale, !Viewport.scales.contains(scale) {
+            throw ValidationError("--scale: \(scale) is not allowed; expected \(Viewport.allowedScales)")
         }
     }
 
@@ -112,12 +112,11 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// The layout at another scale, as `--scale` asks; the frame must still fit the size limit.
     static func layout(_ layout: ScreenLayout, atScale scale: Int) throws -> ScreenLayout {
+        guard layout.frameViewport.atScale(scale) != nil else {
+            throw InputError(description: "--scale: " + layout.frameViewport.tooLargeAtScale(scale))
+        }
         var scaled = layout
         scaled.scale = scale
-        let side = max(scaled.frameViewport.pixelWidth, scaled.frameViewport.pixelHeight)
-        guard side <= Viewport.maxDevicePixels else {
-            throw InputError(description: "--scale: \(layout.width)x\(layout.height) at scale \(scale) is \(side) px a side; allowed at most \(Viewport.maxDevicePixels)")
-        }
         return scaled
     }
 }

@@ -50,8 +50,8 @@ struct SnapshotCommand: AsyncParsableCommand {
             throw ValidationError("--output takes one scene; use --out-dir for \(scenes.count) scenes")
         default: break
         }
-        if let scale, scale != 1, scale != 2 {
-            throw ValidationError("--scale: \(scale) is not allowed; expected 1 or 2")
+        if let scale, !Viewport.scales.contains(scale) {
+            throw ValidationError("--scale: \(scale) is not allowed; expected \(Viewport.allowedScales)")
         }
         if legend != nil, scenes.count > 1 {
             throw ValidationError("--legend takes one scene; \(scenes.count) were given")

@@ -5,6 +5,13 @@ public struct Viewport: Hashable, Sendable, Codable {
     public static let iPhone = Viewport(width: 320, height: 480, scale: 1)
     /// The largest device-pixel side a frame may have.
     public static let maxDevicePixels = 4096
+    /// The pixel densities a frame may be drawn at.
+    public static let scales = 1...2
+    /// "1 or 2": the scales, in words for a refusal.
+    public static let allowedScales = "\(scales.lowerBound) or \(scales.upperBound)"
+
+    /// The logical lengths a side may have at `scale`: up to `maxDevicePixels` device pixels.
+    public static func sides(atScale scale: Int) -> ClosedRange<Int> { 1...(maxDevicePixels / scale) }
 
     public var width: Int
     public var height: Int
@@ -18,6 +25,18 @@ public struct Viewport: Hashable, Sendable, Codable {
 
     public var pixelWidth: Int { width * scale }
     public var pixelHeight: Int { height * scale }
+
+    /// The same frame drawn at `scale`, as `--scale` asks; nil when a side would then pass
+    /// `maxDevicePixels`, with `tooLargeAtScale` saying why.
+    public func atScale(_ scale: Int) -> Viewport? {
+        let scaled = Viewport(width: width, height: height, scale: scale)
+        return max(scaled.pixelWidth, scaled.pixelHeight) <= Self.maxDevicePixels ? scaled : nil
+    }
+
+    /// Why the frame cannot be drawn at `scale`: "WxH at scale S is N px a side; allowed at most 4096".
+    public func tooLargeAtScale(_ scale: Int) -> String {
+        "\(width)x\(height) at scale \(scale) is \(max(width, height) * scale) px a side; allowed at most \(Self.maxDevicePixels)"
+    }
 }
 
 /// Pixel distances from each edge, in logical pixels.

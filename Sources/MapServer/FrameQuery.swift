@@ -26,10 +26,10 @@ enum FrameQuery {
         guard let source = catalog[styleName] else {
             throw HTTPProblem.notFound("style '\(styleName)' is not known; known styles: \(catalog.names.joined(separator: ", "))")
         }
-        let scale = Int(try number(values, "scale", in: 1...2, default: 1, whole: true))
-        let limit = Double(Viewport.maxDevicePixels / scale)
-        let width = Int(try number(values, "width", in: 1...limit, default: Double(Viewport.iPhone.width), whole: true))
-        let height = Int(try number(values, "height", in: 1...limit, default: Double(Viewport.iPhone.height), whole: true))
+        let scale = Int(try number(values, "scale", in: Double(Viewport.scales.lowerBound)...Double(Viewport.scales.upperBound), default: 1, whole: true))
+        let sides = Viewport.sides(atScale: scale), limits = Double(sides.lowerBound)...Double(sides.upperBound)
+        let width = Int(try number(values, "width", in: limits, default: Double(Viewport.iPhone.width), whole: true))
+        let height = Int(try number(values, "height", in: limits, default: Double(Viewport.iPhone.height), whole: true))
         let center = Coordinate(
             latitude: try number(values, "lat", in: SceneFile.latitudeRange),
             longitude: try number(values, "lon", in: SceneFile.longitudeRange)

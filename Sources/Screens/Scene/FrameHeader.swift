@@ -52,12 +52,12 @@ struct FrameHeader {
 
     private static func readLayout(_ root: JSONObjectReader) throws(JSONFieldError) -> ScreenLayout {
         let chrome = try root.bool("chrome") ?? false
-        let scale = try root.integer("scale", in: 1...2) ?? 1
+        let scale = try root.integer("scale", in: Viewport.scales) ?? 1
         guard let size = try root.object("size") else { return ScreenLayout(scale: scale, chrome: chrome) }
         try size.rejectUnknownFields(allowed: ["width", "height"])
-        let largest = Viewport.maxDevicePixels / scale
-        let width = try size.requiredInteger("width", in: 1...largest)
-        let height = try size.requiredInteger("height", in: 1...largest)
+        let sides = Viewport.sides(atScale: scale), largest = sides.upperBound
+        let width = try size.requiredInteger("width", in: sides)
+        let height = try size.requiredInteger("height", in: sides)
         if chrome, height <= PhoneChrome.height {
             throw JSONFieldError(
                 path: size.path(of: "height"),

@@ -71,14 +71,11 @@ public enum SceneFile {
 
     /// The scene at another scale, as `--scale` asks; the frame must still fit the size limit.
     public static func scene(_ scene: Scene, name: String, atScale scale: Int) throws(SceneError) -> Scene {
-        var scaled = scene
-        scaled.viewport.scale = scale
-        let side = max(scaled.viewport.pixelWidth, scaled.viewport.pixelHeight)
-        guard side <= Viewport.maxDevicePixels else {
-            throw SceneError(file: name, problem: JSONFieldError(
-                path: "size", message: "\(scene.viewport.width)x\(scene.viewport.height) at scale \(scale) is \(side) px a side; allowed at most \(Viewport.maxDevicePixels)"
-            ))
+        guard let viewport = scene.viewport.atScale(scale) else {
+            throw SceneError(file: name, problem: JSONFieldError(path: "size", message: scene.viewport.tooLargeAtScale(scale)))
         }
+        var scaled = scene
+        scaled.viewport = viewport
         return scaled
     }
 
