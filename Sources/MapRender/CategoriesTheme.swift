@@ -17,55 +17,42 @@ public enum CategoryPalette {
 }
 
 extension ElementKind {
+    /// The legend's entries in its order: the basemap's two kinds, then the map's overlays, then
+    /// the chrome's; each with its name, in sentence case, and the categories theme's one flat
+    /// colour for it.
+    static let legendEntries: [(kind: ElementKind, name: String, colour: Colour)] = [
+        (.basemap, "Map background", .white),
+        (.roads, "Roads", Colour(hex: 0xBBBBBB)),
+        (.start, "Start marker", OkabeIto.bluishGreen),
+        (.finish, "Finish marker", OkabeIto.vermillion),
+        (.route, "Route", OkabeIto.blue),
+        (.stage, "Itinerary stage", OkabeIto.reddishPurple),
+        (.photo, "Photo", OkabeIto.skyBlue),
+        (.location, "Your location", OkabeIto.orange),
+        (.attribution, "Attribution", OkabeIto.yellow),
+        (.line, "Transit line", PaulTol.wine),
+        (.stop, "Transit stop", PaulTol.teal),
+        (.vehicle, "Vehicle", PaulTol.olive),
+        (.statusBar, "Status bar", Colour(hex: 0x333333)),
+        (.button, "Toolbar button", Colour(hex: 0x999999)),
+        (.commentary, "Commentary", Colour(hex: 0xDDDDDD)),
+        (.tab, "Tab", Colour(hex: 0x666666)),
+        (.dialog, "Dialog", PaulTol.sand),
+    ]
+
+    /// The kinds a legend lists, in its order.
+    public static let legendOrder = legendEntries.map(\.kind)
+
+    private static let legendEntryByKind = Dictionary(uniqueKeysWithValues: legendEntries.map { ($0.kind, $0) })
+
+    /// The legend's entry for the kind's `legendKind`, which is always one of `legendOrder`.
+    private var legendEntry: (kind: ElementKind, name: String, colour: Colour) { Self.legendEntryByKind[legendKind]! }
+
     /// The legend's name for the kind's `legendKind`, in sentence case.
-    public var legendName: String {
-        switch legendKind {
-        case .basemap: "Map background"
-        case .roads: "Roads"
-        case .start: "Start marker"
-        case .finish: "Finish marker"
-        case .route: "Route"
-        case .stage: "Itinerary stage"
-        case .photo: "Photo"
-        case .location: "Your location"
-        case .attribution: "Attribution"
-        case .line: "Transit line"
-        case .stop: "Transit stop"
-        case .vehicle: "Vehicle"
-        case .statusBar: "Status bar"
-        case .button: "Toolbar button"
-        case .commentary: "Commentary"
-        case .tab: "Tab"
-        case .dialog: "Dialog"
-        case .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page:
-            preconditionFailure("\(self) is listed as \(legendKind)")
-        }
-    }
+    public var legendName: String { legendEntry.name }
 
     /// The categories theme's one flat colour for the kind's `legendKind`.
-    public var paletteColour: Colour {
-        switch legendKind {
-        case .basemap: .white
-        case .roads: Colour(hex: 0xBBBBBB)
-        case .start: OkabeIto.bluishGreen
-        case .finish: OkabeIto.vermillion
-        case .route: OkabeIto.blue
-        case .stage: OkabeIto.reddishPurple
-        case .photo: OkabeIto.skyBlue
-        case .location: OkabeIto.orange
-        case .attribution: OkabeIto.yellow
-        case .line: PaulTol.wine
-        case .stop: PaulTol.teal
-        case .vehicle: PaulTol.olive
-        case .statusBar: Colour(hex: 0x333333)
-        case .button: Colour(hex: 0x999999)
-        case .commentary: Colour(hex: 0xDDDDDD)
-        case .tab: Colour(hex: 0x666666)
-        case .dialog: PaulTol.sand
-        case .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page:
-            preconditionFailure("\(self) is drawn as \(legendKind)")
-        }
-    }
+    public var paletteColour: Colour { legendEntry.colour }
 }
 
 extension Theme {

@@ -53,11 +53,4 @@ public enum ElementKind: String, Hashable, Sendable, CaseIterable, Encodable {
             self
         }
     }
-
-    /// The kinds a legend lists, in its order: the basemap's two, then the map's overlays,
-    /// then the chrome's.
-    public static let legendOrder: [ElementKind] = [
-        .basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle,
-        .statusBar, .button, .commentary, .tab, .dialog,
-    ]
 }

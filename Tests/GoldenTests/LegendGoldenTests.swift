@@ -43,4 +43,13 @@ import TileStore
             "Map background", "Roads", "Start marker", "Your location", "Attribution",
         ])
     }
+
+    @Test func everyKindHasALegendEntryWithItsOwnColour() {
+        for kind in ElementKind.allCases {
+            #expect(ElementKind.legendOrder.contains(kind.legendKind), "\(kind) is listed as \(kind.legendKind), which the legend does not list")
+        }
+        let colours = ElementKind.legendOrder.map(\.paletteColour)
+        #expect(Set(colours).count == colours.count, "two legend entries share a colour: \(colours)")
+        #expect(Set(ElementKind.legendOrder.map(\.legendName)).count == ElementKind.legendOrder.count)
+    }
 }
