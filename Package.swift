@@ -216,6 +216,13 @@ let package = Package(
             name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads"],
             swiftSettings: swiftSettings
         ),
+        // FramePipeline's own contract, over fixture MBTiles files: frames, the decoded-tile memory,
+        // the render queue and the render threads.
+        .testTarget(
+            name: "FramePipelineTests",
+            dependencies: ["MapFrameTestSupport", "FramePipeline", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "MapGeometry", "BlockingWork"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "GoldenTests",
             dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
