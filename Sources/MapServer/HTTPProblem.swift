@@ -79,7 +79,7 @@ struct HTTPProblem: Error {
         let body = ByteBuffer(bytes: JSONBody.error(message))
         var fields = HTTPHeaders(response.headers.map { ($0.name.canonicalName, $0.value) })
         fields.add(name: "Access-Control-Allow-Origin", value: "*")
-        fields.add(name: "Content-Length", value: String(body.readableBytes))
+        fields.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
         return (HTTPResponseHead(version: .http1_1, status: .init(statusCode: status.code), headers: fields), body)
     }
 }

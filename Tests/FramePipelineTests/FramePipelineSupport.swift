@@ -106,16 +106,16 @@ final class FillLog: Sendable {
     }
 }
 
-/// The grey a tile that could not be had is drawn in (`Colour.missingTileGrey`, #808080).
-let missingGrey = RGBA(red: 0x80, green: 0x80, blue: 0x80)
+/// The grey a tile that could not be had is drawn in, #808080.
+let missingGrey = Colour.missingTileGrey
 
 /// The colours of the whole device pixels inside `rect`, clipped to the image; nil when fewer
 /// than 8 x 8 of them are inside it, too few to judge a tile by.
-func colours(in rect: PixelRect, of image: RasterImage) -> Set<RGBA>? {
+func colours(in rect: PixelRect, of image: RasterImage) -> Set<Colour>? {
     let minX = max(0, Int(rect.minX.rounded(.up))), maxX = min(image.width, Int(rect.maxX.rounded(.down)))
     let minY = max(0, Int(rect.minY.rounded(.up))), maxY = min(image.height, Int(rect.maxY.rounded(.down)))
     guard maxX - minX >= 8, maxY - minY >= 8 else { return nil }
-    var found: Set<RGBA> = []
+    var found: Set<Colour> = []
     for y in minY..<maxY {
         for x in minX..<maxX { found.insert(image.pixel(x: x, y: y)) }
     }

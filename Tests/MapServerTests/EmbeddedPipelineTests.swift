@@ -407,9 +407,7 @@ func rawRequest(_ path: String, method: String = "GET", version: String = "HTTP/
             #expect((400..<500).contains(answer.status))
             #expect(answer.header("Content-Type") == "application/json", "\(example.label)")
             #expect(answer.header("Connection") == "close", "\(example.label)")
-            withKnownIssue("HTTPProblem.http1Answer adds a Content-Length to headers that already have one") {
-                #expect(answer.headers.filter { $0.name.lowercased() == "content-length" }.count == 1, "\(answer.headers)")
-            }
+            #expect(answer.headers.filter { $0.name.lowercased() == "content-length" }.count == 1, "\(answer.headers)")
             let message = try #require(answer.errorMessage, "\(example.label): not a JSON error: \(answer)")
             #expect(message.contains(example.mentions), "\(example.label): \(message)")
             #expect(!connection.isOpen, "\(example.label): the connection stayed open")
