@@ -301,11 +301,11 @@ struct SharedCacheTests {
                 SELECT t.zoom_level, t.tile_column, t.tile_row, hex(t.tile_data), s.etag, s.last_modified, s.expires_at, s.fetched_at
                 FROM tiles t JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row) ORDER BY 1, 2, 3
                 """
-            let original = try workspace.sqlite(workspace.path("from/local.mbtiles"), query)
+            let original = try IndependentSQLite.query(workspace.path("from/local.mbtiles"), query)
             #expect(original.count == 64)
-            #expect(try workspace.sqlite(workspace.path("back/local.mbtiles"), query) == original)
+            #expect(try IndependentSQLite.query(workspace.path("back/local.mbtiles"), query) == original)
             let routes = "SELECT id, created_at, hex(coordinates), hex(part_lengths) FROM routes ORDER BY id"
-            #expect(try workspace.sqlite(workspace.path("back/routes.sqlite"), routes) == workspace.sqlite(workspace.path("from/routes.sqlite"), routes))
+            #expect(try IndependentSQLite.query(workspace.path("back/routes.sqlite"), routes) == IndependentSQLite.query(workspace.path("from/routes.sqlite"), routes))
 
             // Run again: nothing doubles, routes already there are kept.
             let again = try workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
@@ -436,19 +436,6 @@ enum HTTP {
 }
 
 extension Workspace {
-    /// The rows of a query on an SQLite file, read with Python's sqlite3, every value as text.
-    func sqlite(_ path: String, _ sql: String) throws -> [[String]] {
-        let result = try runPython("""
-            import json, sqlite3, sys
-            rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()
-            print(json.dumps([["" if value is None else str(value) for value in row] for row in rows]))
-            """, [path, sql])
-        guard result.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String]] else {
-            throw TestSetupError(description: "sqlite3 failed: \(result)")
-        }
-        return rows
-    }
-
     /// Adds routes of three points each to a `routes.sqlite` the server would make.
     func addRoutes(_ ids: [String], to path: String) throws {
         let result = try runPython("""

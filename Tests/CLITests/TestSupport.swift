@@ -204,7 +204,7 @@ struct FillCounts: Equatable, CustomStringConvertible {
     }
 }
 
-/// What an MBTiles cache holds, read with Python's sqlite3 (not MapFrame's own SQLite code),
+/// What an MBTiles cache holds, read by `IndependentSQLite` (not MapFrame's own SQLite code),
 /// each tile's bytes decoded with PNGCodec.
 struct CacheContents {
     /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file.
@@ -216,25 +216,17 @@ struct CacheContents {
     var undecodable: Set<TileID> = []
 
     static func read(_ path: String) throws -> CacheContents {
-        let result = try runPython("""
-            import base64, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            print(" | ".join(row[0] for row in db.execute("PRAGMA integrity_check")))
-            rows = db.execute("SELECT t.zoom_level, t.tile_column, t.tile_row, s.zoom_level IS NOT NULL, t.tile_data "
-                              "FROM tiles t LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)")
-            for z, x, row, has_state, data in rows:
-                print(z, x, row, int(has_state), base64.b64encode(data).decode())
-            """, [path])
-        guard result.status == 0 else { throw TestSetupError(description: "cannot read \(path): \(result)") }
-        var lines = result.standardOutput.split(separator: "\n")[...]
-        var contents = CacheContents(integrity: String(lines.popFirst() ?? ""))
-        for line in lines {
-            let fields = line.split(separator: " ")
-            let tile = TileID(z: Int(fields[0])!, x: Int(fields[1])!, tmsRow: Int(fields[2])!)
+        let integrity = try IndependentSQLite.query(path, "PRAGMA integrity_check").map { $0.joined() }.joined(separator: " | ")
+        var contents = CacheContents(integrity: integrity)
+        let rows = try IndependentSQLite.query(path, """
+            SELECT t.zoom_level, t.tile_column, t.tile_row, s.zoom_level IS NOT NULL, hex(t.tile_data)
+            FROM tiles t LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)
+            """)
+        for row in rows {
+            let tile = TileID(z: Int(row[0])!, x: Int(row[1])!, tmsRow: Int(row[2])!)
             contents.tiles.insert(tile)
-            if fields[3] == "0" { contents.tilesWithoutState.insert(tile) }
-            let data = fields.count > 4 ? Data(base64Encoded: String(fields[4])) : Data()
-            if (try? PNGCodec.decode(data ?? Data())) == nil { contents.undecodable.insert(tile) }
+            if row[3] == "0" { contents.tilesWithoutState.insert(tile) }
+            if (try? PNGCodec.decode(IndependentSQLite.bytes(ofHex: row[4]))) == nil { contents.undecodable.insert(tile) }
         }
         return contents
     }

@@ -105,12 +105,12 @@ struct ForeignMBTilesTests {
 
         #expect(await store.tile(Self.absent).fill == .fetched)
         try await store.flush()
-        let tables = Set(try RawSQLite.query(path, "SELECT name FROM sqlite_master WHERE type = 'table'").map(\.[0]))
+        let tables = Set(try IndependentSQLite.query(path, "SELECT name FROM sqlite_master WHERE type = 'table'").map(\.[0]))
         #expect(tables.isSuperset(of: ["tiles", "metadata", "mapframe_tile_state", "mapframe_missing_tiles"]), "\(tables)")
-        let metadata = Dictionary(uniqueKeysWithValues: try RawSQLite.query(path, "SELECT name, value FROM metadata").map { ($0[0], $0[1]) })
+        let metadata = Dictionary(uniqueKeysWithValues: try IndependentSQLite.query(path, "SELECT name, value FROM metadata").map { ($0[0], $0[1]) })
         #expect(metadata["name"] == (layout.metadata?["name"] ?? world.source.title), "\(metadata)")
         #expect(metadata["format"] == "png" && metadata["maxzoom"] == "16", "\(metadata)")
-        #expect(try RawSQLite.query(path, "SELECT count(*) FROM mapframe_tile_state") == [["1"]], "only the fetched tile has a freshness record")
+        #expect(try IndependentSQLite.query(path, "SELECT count(*) FROM mapframe_tile_state") == [["1"]], "only the fetched tile has a freshness record")
         await Self.expectBlockDrawn(by: store)
     }
 
@@ -279,7 +279,7 @@ struct ForeignMBTilesTests {
         try ForeignMBTiles.setTileData(of: tile, in: world.cachePath, toSQL: "'not a tile'")
         #expect(await world.store.tile(tile).fill == .fetched)
         #expect(world.requests(for: tile).count == 2)
-        #expect(try RawSQLite.query(world.cachePath, "SELECT typeof(tile_data) FROM tiles") == [["blob"]])
+        #expect(try IndependentSQLite.query(world.cachePath, "SELECT typeof(tile_data) FROM tiles") == [["blob"]])
         try await world.expectCached(tile, bytes: SimulatedTiles.png(for: tile))
     }
 }

@@ -25,7 +25,7 @@ struct MBTilesCacheTests {
             #expect(try cache.tileData(for: TileID(z: 3, x: 2, y: 2)) == nil)
 
             // Another reader sees TMS rows: 2^z - 1 - y, so 65535 - 21586 = 43949 for Cambridge.
-            let rows = try RawSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY zoom_level")
+            let rows = try IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY zoom_level")
             #expect(rows.map { Array($0.prefix(3)) } == [["0", "0", "0"], ["3", "2", "6"], ["16", "32793", "43949"]])
             let hexOfCambridge = payloads[0].map { String(format: "%02X", $0) }.joined()
             #expect(rows.last?.last == hexOfCambridge)
@@ -37,7 +37,7 @@ struct MBTilesCacheTests {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("tiles.mbtiles").path
             _ = try MBTilesCache(creatingIfNeeded: path)
-            try RawSQLite.execute(path, "INSERT INTO tiles VALUES (16, 32793, 43949, X'CAFE'); INSERT INTO tiles VALUES (2, 1, 0, X'BEEF');")
+            try IndependentSQLite.execute(path, "INSERT INTO tiles VALUES (16, 32793, 43949, X'CAFE'); INSERT INTO tiles VALUES (2, 1, 0, X'BEEF');")
             let cache = try MBTilesCache(openingExisting: path)
             #expect(try cache.tileData(for: Self.cambridge) == Data([0xCA, 0xFE]))
             // TMS row 0 at zoom 2 is the southernmost row: XYZ y = 3.
@@ -57,7 +57,7 @@ struct MBTilesCacheTests {
             var expected = values
             expected["maxzoom"] = "17"
             #expect(try MBTilesCache(openingExisting: path).metadata() == expected)
-            let rows = try RawSQLite.query(path, "SELECT name, value FROM metadata ORDER BY name")
+            let rows = try IndependentSQLite.query(path, "SELECT name, value FROM metadata ORDER BY name")
             #expect(rows == expected.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
         }
     }
@@ -102,7 +102,7 @@ struct MBTilesCacheTests {
     func sqliteWithoutTiles(schema: String, reason: String) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
-            try RawSQLite.execute(path, schema)
+            try IndependentSQLite.execute(path, schema)
             let before = try FileSnapshot(path)
             #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path) }
             #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path, readOnly: false) }

@@ -7,48 +7,6 @@ import Testing
 import TileStore
 import UpstreamSimulator
 
-/// Why an outside SQLite command failed.
-struct SQLiteCommandError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Direct access to SQLite files through python3's sqlite3 module, so that the tests look at
-/// the file the way any other MBTiles reader would, without going through MBTilesCache.
-enum RawSQLite {
-    private static let script = """
-        import json, sqlite3, sys
-        connection = sqlite3.connect(sys.argv[1])
-        if sys.argv[3] == "script":
-            connection.executescript(sys.argv[2])
-            rows = []
-        else:
-            rows = [["" if value is None else str(value) for value in row] for row in connection.execute(sys.argv[2])]
-        connection.commit()
-        print(json.dumps(rows))
-        """
-
-    /// The rows of a query, every value as text (use `hex(blob)` for blobs).
-    static func query(_ path: String, _ sql: String) throws -> [[String]] {
-        try run(path, sql, mode: "query")
-    }
-
-    /// Runs statements that return no rows.
-    static func execute(_ path: String, _ sql: String) throws {
-        _ = try run(path, sql, mode: "script")
-    }
-
-    private static func run(_ path: String, _ sql: String, mode: String) throws -> [[String]] {
-        let result = try runPython(script, [path, sql, mode])
-        guard result.status == 0 else {
-            throw SQLiteCommandError(description: "python3 sqlite3 on \(path) failed (\(result.status)): \(result.standardError)")
-        }
-        guard let rows = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String]] else {
-            throw SQLiteCommandError(description: "python3 printed something other than rows: \(result.standardOutput)")
-        }
-        return rows
-    }
-}
-
 /// A 256-pixel tile of one colour, as PNG bytes.
 func solidTilePNG(_ colour: Colour) throws -> Data {
     try RasterImage(width: 256, height: 256, filledWith: colour).pngData()
