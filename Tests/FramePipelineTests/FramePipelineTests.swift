@@ -217,10 +217,42 @@ import TileStore
 
     @Test("with its one thread busy and its queue of one full, a frame is refused at once; the queued one is drawn after")
     func framesPastTheQueueAreRefused() async throws {
+        let outcomes = try await Self.twoFramesBehindABusyThread(renderQueueLimit: 1, client: nil)
+        guard case .refused = outcomes[0] else {
+            Issue.record("the first frame to end was not refused: \(outcomes[0])")
+            return
+        }
+        guard case .drawn(let missing) = outcomes[1] else {
+            Issue.record("the queued frame was not drawn: \(outcomes[1])")
+            return
+        }
+        #expect(missing == 0)
+    }
+
+    @Test("one client may have a quarter of the queue waiting: its second waiting frame is refused while the queue has room")
+    func aClientHasAQuarterOfTheQueue() async throws {
+        // A queue of four: a client may have one frame waiting.
+        let outcomes = try await Self.twoFramesBehindABusyThread(renderQueueLimit: 4, client: "192.0.2.1")
+        guard case .refused = outcomes[0] else {
+            Issue.record("the client's second waiting frame was not refused: \(outcomes[0])")
+            return
+        }
+        guard case .drawn(let missing) = outcomes[1] else {
+            Issue.record("the client's first waiting frame was not drawn: \(outcomes[1])")
+            return
+        }
+        #expect(missing == 0)
+    }
+
+    /// Asks a pipeline with one render thread, held busy, for two frames (from `client`, when
+    /// given) and returns how each ended, in the order they did, then the watchdog. Neither can
+    /// be drawn until the thread is let go, which happens when the first ends: so a refusal, if
+    /// any, comes first.
+    private static func twoFramesBehindABusyThread(renderQueueLimit: Int, client: String?) async throws -> [Outcome] {
         let scene = cambridgeScene()
         let cache = try SceneCache(for: scene)
         defer { cache.remove() }
-        let pipeline = cache.pipeline(renderThreads: 1, renderQueueLimit: 1)
+        let pipeline = cache.pipeline(renderThreads: 1, renderQueueLimit: renderQueueLimit)
         let gate = DispatchSemaphore(value: 0)
         let (started, startedNow) = AsyncStream.makeStream(of: Void.self)
         let busy = Task {
@@ -231,13 +263,13 @@ import TileStore
         }
         for await _ in started { break }
 
-        // Two frames behind the busy thread: one waits in the queue, the other finds it full.
-        // Neither can be drawn until the gate opens, so the first to end must be the refused one.
         let outcomes = await withTaskGroup(of: Outcome.self) { group in
             for _ in 0..<2 {
                 group.addTask {
                     do {
-                        return .drawn(missing: try await pipeline.render(scene, as: .pixels).missingTiles.count)
+                        let frame = { try await pipeline.render(scene, as: .pixels) }
+                        let drawn = if let client { try await BlockingPool.$client.withValue(client, operation: frame) } else { try await frame() }
+                        return .drawn(missing: drawn.missingTiles.count)
                     } catch is BlockingWorkRefused {
                         return .refused
                     } catch {
@@ -260,75 +292,8 @@ import TileStore
         }
         try await busy.value
         await pipeline.shutdown()
-
         try #require(outcomes.count == 3)
-        guard case .refused = outcomes[0] else {
-            Issue.record("the first frame to end was not refused: \(outcomes[0])")
-            return
-        }
-        guard case .drawn(let missing) = outcomes[1] else {
-            Issue.record("the queued frame was not drawn: \(outcomes[1])")
-            return
-        }
-        #expect(missing == 0)
-    }
-
-    @Test("one client may have a quarter of the queue waiting: its second waiting frame is refused while the queue has room")
-    func aClientHasAQuarterOfTheQueue() async throws {
-        let scene = cambridgeScene()
-        let cache = try SceneCache(for: scene)
-        defer { cache.remove() }
-        // A queue of four: a client may have one frame waiting.
-        let pipeline = cache.pipeline(renderThreads: 1, renderQueueLimit: 4)
-        let gate = DispatchSemaphore(value: 0)
-        let (started, startedNow) = AsyncStream.makeStream(of: Void.self)
-        let busy = Task {
-            try await pipeline.onRenderThread {
-                startedNow.yield()
-                gate.wait()
-            }
-        }
-        for await _ in started { break }
-
-        let outcomes = await withTaskGroup(of: Outcome.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    do {
-                        return try await BlockingPool.$client.withValue("192.0.2.1") {
-                            .drawn(missing: try await pipeline.render(scene, as: .pixels).missingTiles.count)
-                        }
-                    } catch is BlockingWorkRefused {
-                        return .refused
-                    } catch {
-                        return .failed("\(error)")
-                    }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                return .watchdog
-            }
-            var outcomes: [Outcome] = []
-            while let outcome = await group.next() {
-                if outcomes.isEmpty { gate.signal() }
-                outcomes.append(outcome)
-                if outcomes.count == 2 { group.cancelAll() }
-            }
-            return outcomes
-        }
-        try await busy.value
-        await pipeline.shutdown()
-
-        try #require(outcomes.count == 3)
-        guard case .refused = outcomes[0] else {
-            Issue.record("the client's second waiting frame was not refused: \(outcomes[0])")
-            return
-        }
-        guard case .drawn(let missing) = outcomes[1] else {
-            Issue.record("the client's first waiting frame was not drawn: \(outcomes[1])")
-            return
-        }
-        #expect(missing == 0)
+        return outcomes
     }
 }
 
