@@ -139,10 +139,13 @@ struct HeldStorageTests {
         return (status, seconds)
     }
 
-    /// A request by curl in the background; it prints the status when answered.
+    /// A request by curl in the background, which prints the status when answered and gives up
+    /// after 60 s: route writes queued behind a held
+    /// lock take turns, each waiting up to SQLite's busy timeout (10 s), so on a machine slow to
+    /// let the lock go the fourth of four deletes is answered some 40 s after it was sent.
     static func startRequest(_ url: String, method: String = "GET") throws -> ChildProcess {
         try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-X", method, "-w", "%{http_code}", "--max-time", "30", url],
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-X", method, "-w", "%{http_code}", "--max-time", "60", url],
             in: URL(fileURLWithPath: "/")
         )
     }
@@ -150,7 +153,7 @@ struct HeldStorageTests {
     /// The status each background request was answered with, once it is.
     static func answers(of requests: [ChildProcess]) async -> [String] {
         var answers: [String] = []
-        for request in requests { answers.append(await request.waitForExit(timeout: .seconds(30))?.standardOutput ?? "no answer") }
+        for request in requests { answers.append(await request.waitForExit(timeout: .seconds(70))?.standardOutput ?? "no answer") }
         return answers
     }
 }

@@ -51,16 +51,16 @@ struct Chromium {
         return nil
     }()
 
-    /// Screenshots `url` at `size` into `output`; returns what the finished process left, or nil
-    /// if it had to be stopped after `timeout`.
+    /// Screenshots `url` at `size` into `output`, after `virtualTimeBudget` ms of the page's own
+    /// time; returns what the finished process left, or nil if it had to be stopped after `timeout`.
     func screenshot(
         _ url: String, size: (width: Int, height: Int), to output: String, in scratch: TemporaryDirectory,
-        name: String, timeout: Duration = .seconds(90)
+        name: String, timeout: Duration = .seconds(90), virtualTimeBudget: Int = 8000
     ) async throws -> CommandResult? {
         try? FileManager.default.removeItem(atPath: output)
         let child = try ChildProcess.start(executable, [
             headlessFlag, "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(size.width),\(size.height)",
-            "--virtual-time-budget=8000", "--no-first-run", "--no-proxy-server", "--disable-dev-shm-usage",
+            "--virtual-time-budget=\(virtualTimeBudget)", "--no-first-run", "--no-proxy-server", "--disable-dev-shm-usage",
             "--user-data-dir=" + scratch.path("\(name)-profile"), "--screenshot=" + output, url,
         ], in: scratch.url)
         return await child.waitForExit(timeout: timeout)
