@@ -27,23 +27,26 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     let makeFastPath: @Sendable () -> CachedTileFastPath
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            let pipeline = channel.pipeline.syncOperations
-            // Pipelining is left to NIOAsyncChannel and errors to the application, as Hummingbird does.
-            try pipeline.addHandler(HTTPResponseEncoder())
-            guard openConnections.admit(channel, logger: logger) else {
-                try pipeline.addHandler(RefusedConnection(problem: .tooManyConnections(openConnections.limit)))
-                return AcceptedConnection(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
-            }
-            try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
-            try pipeline.addHandler(makeFastPath())
-            try pipeline.addHandler(ConnectionGuard(limits: limits))
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
-            return AcceptedConnection(
-                try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-            )
+        channel.eventLoop.makeCompletedFuture { try configure(channel, logger: logger) }
+    }
+
+    /// Adds the connection's handlers and wraps it; on the channel's event loop.
+    private func configure(_ channel: any Channel, logger: Logger) throws -> AcceptedConnection {
+        let pipeline = channel.pipeline.syncOperations
+        // Pipelining is left to NIOAsyncChannel and errors to the application, as Hummingbird does.
+        try pipeline.addHandler(HTTPResponseEncoder())
+        guard openConnections.admit(channel, logger: logger) else {
+            try pipeline.addHandler(RefusedConnection(problem: .tooManyConnections(openConnections.limit)))
+            return AcceptedConnection(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
         }
+        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
+        try pipeline.addHandler(makeFastPath())
+        try pipeline.addHandler(ConnectionGuard(limits: limits))
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(HTTPConnectionStateHandler(logger: logger))
+        return AcceptedConnection(
+            try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        )
     }
 
     /// Sets up one connection on an `EmbeddedChannel`, on the calling thread, and closes it: to be
@@ -57,8 +60,9 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
     func instantiateConnectionTypes() throws {
         let embedded = EmbeddedChannel()
         let quiet = Logger(label: "warm-up", factory: { _ in SwiftLogNoOpLogHandler() })
-        _ = try setup(channel: embedded, logger: quiet).wait().handOver()
-        try embedded.close().wait()
+        // An EmbeddedChannel runs everything on the calling thread, at once: nothing here waits.
+        _ = try configure(embedded, logger: quiet).handOver()
+        _ = try embedded.finish(acceptAlreadyClosed: false)
     }
 
     private var decoderLimits: NIOHTTPDecoderLimitConfiguration {
