@@ -109,7 +109,7 @@ let package = Package(
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
         .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -213,7 +213,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads"],
+            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON"],
             swiftSettings: swiftSettings
         ),
         // FramePipeline's own contract, over fixture MBTiles files: frames, the decoded-tile memory,

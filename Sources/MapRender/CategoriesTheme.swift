@@ -2,7 +2,7 @@ import ImageCodec
 import Payloads
 
 /// The colours of the categories theme: one flat colour for each kind of thing drawn
-/// (`ElementKind.paletteColour`, below), so that a frame can be read colour by colour, as
+/// (`ElementKind.paletteColour`), so that a frame can be read colour by colour, as
 /// HapticMap reads its maps, and explained by a legend (`CategoryLegend`).
 ///
 /// The map's overlays take Okabe and Ito's seven hues (`OkabeIto`), which the common colour
@@ -14,45 +14,6 @@ public enum CategoryPalette {
     public static let ink = Colour.black
     /// Text and glyphs on the status bar and the tabs.
     public static let inkOnDark = Colour.white
-}
-
-extension ElementKind {
-    /// The legend's entries in its order: the basemap's two kinds, then the map's overlays, then
-    /// the chrome's; each with its name, in sentence case, and the categories theme's one flat
-    /// colour for it.
-    static let legendEntries: [(kind: ElementKind, name: String, colour: Colour)] = [
-        (.basemap, "Map background", .white),
-        (.roads, "Roads", Colour(hex: 0xBBBBBB)),
-        (.start, "Start marker", OkabeIto.bluishGreen),
-        (.finish, "Finish marker", OkabeIto.vermillion),
-        (.route, "Route", OkabeIto.blue),
-        (.stage, "Itinerary stage", OkabeIto.reddishPurple),
-        (.photo, "Photo", OkabeIto.skyBlue),
-        (.location, "Your location", OkabeIto.orange),
-        (.attribution, "Attribution", OkabeIto.yellow),
-        (.line, "Transit line", PaulTol.wine),
-        (.stop, "Transit stop", PaulTol.teal),
-        (.vehicle, "Vehicle", PaulTol.olive),
-        (.statusBar, "Status bar", Colour(hex: 0x333333)),
-        (.button, "Toolbar button", Colour(hex: 0x999999)),
-        (.commentary, "Commentary", Colour(hex: 0xDDDDDD)),
-        (.tab, "Tab", Colour(hex: 0x666666)),
-        (.dialog, "Dialog", PaulTol.sand),
-    ]
-
-    /// The kinds a legend lists, in its order.
-    public static let legendOrder = legendEntries.map(\.kind)
-
-    private static let legendEntryByKind = Dictionary(uniqueKeysWithValues: legendEntries.map { ($0.kind, $0) })
-
-    /// The legend's entry for the kind's `legendKind`, which is always one of `legendOrder`.
-    private var legendEntry: (kind: ElementKind, name: String, colour: Colour) { Self.legendEntryByKind[legendKind]! }
-
-    /// The legend's name for the kind's `legendKind`, in sentence case.
-    public var legendName: String { legendEntry.name }
-
-    /// The categories theme's one flat colour for the kind's `legendKind`.
-    public var paletteColour: Colour { legendEntry.colour }
 }
 
 extension Theme {
@@ -84,6 +45,7 @@ extension Theme {
         theme.stageCounter.background = ElementKind.stage.paletteColour
         theme.stageCounter.text = ink
         theme.transit = flatTransit()
+        theme.mapObjects = .palette
 
         var chrome = PhoneChromeStyle.cycleStreets
         chrome.statusBarBackground = ElementKind.statusBar.paletteColour

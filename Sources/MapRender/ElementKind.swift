@@ -1,56 +1,135 @@
+import ImageCodec
+
 /// What kind of thing a frame shows: the basemap, and each kind of element a painter draws.
 ///
 /// One type serves every use. Painters tag each element they draw with its kind
 /// (`DrawnElement`); a hit or a description names it by its `spokenKind`; the categories theme
 /// colours it, and its legend lists it, by its `legendKind`.
-public enum ElementKind: String, Hashable, Sendable, CaseIterable, Encodable {
-    /// The map itself: its tiles, or in the categories theme their flat background.
-    case basemap
-    /// The basemap's roads, which only the categories theme tells apart from the rest of it.
-    case roads
-    case start, finish, route, stage, counter, photo, location, attribution
-    case line, stop, vehicle, caption
-    case statusBar, button, commentary, tab
-    /// A modal dialog's panel, its buttons, and the dimmed screen behind it.
-    case dialog, dialogButton, dimmedScreen
-    /// Something in progress, such as the Photomap's photos loading.
-    case indicator
-    /// A view that covers the map, such as the itinerary's list.
-    case page
+///
+/// The app's kinds are defined here. A map object of another kind defines its own beside it,
+/// in its own file, and lists it in its `MapObject.elementKinds`; the legend then lists it
+/// after the map's overlays.
+public struct ElementKind: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The kind's name in JSON answers and audit reports, such as `"start"`.
+    public let rawValue: String
+    private let spokenAs: Link
+    private let listing: Listing
 
-    /// The kind a hit or a spoken description names this one by: its nearest kin where a
-    /// listener needs no finer name. The stage counter ("Stage 3 of 12") is the `stage` it
-    /// counts; the status bar, text on the chrome that is not a control, is `commentary` like
-    /// the toolbar's instruction, as is the Photomap's loading indicator; a dialog's buttons are
-    /// buttons; the dimmed screen behind a dialog is the `dialog`, since nothing behind it can
-    /// be reached; and the roads are the map.
+    /// Another kind this one is spoken or listed as.
+    private indirect enum Link: Hashable, Sendable {
+        case itself
+        case other(ElementKind)
+    }
+
+    /// How a legend lists the kind: as its own entry, with its name and the categories theme's
+    /// colour for it, or under another kind's entry.
+    private indirect enum Listing: Hashable, Sendable {
+        case own(name: String, colour: Colour)
+        case under(ElementKind)
+    }
+
+    /// A kind with its own legend entry: `legendName` in sentence case, and the categories
+    /// theme's one flat colour for it, which no other entry shares.
+    public init(_ rawValue: String, legendName: String, paletteColour: Colour, spokenAs: ElementKind? = nil) {
+        self.rawValue = rawValue
+        self.spokenAs = spokenAs.map(Link.other) ?? .itself
+        listing = .own(name: legendName, colour: paletteColour)
+    }
+
+    /// A kind the legend lists under another's entry, drawn in that entry's colour.
+    public init(_ rawValue: String, listedUnder legendKind: ElementKind, spokenAs: ElementKind? = nil) {
+        self.rawValue = rawValue
+        self.spokenAs = spokenAs.map(Link.other) ?? .itself
+        listing = .under(legendKind)
+    }
+
+    /// The kind a hit or a description names this one by: its nearest kin where a listener
+    /// needs no finer name.
     public var spokenKind: ElementKind {
-        switch self {
-        case .counter: .stage
-        case .statusBar, .indicator: .commentary
-        case .dialogButton: .button
-        case .dimmedScreen: .dialog
-        case .roads: .basemap
-        case .basemap, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle, .caption,
-             .button, .commentary, .tab, .dialog, .page:
-            self
+        switch spokenAs {
+        case .itself: self
+        case .other(let kind): kind
         }
     }
 
-    /// The kind whose colour the categories theme draws this one in, and under which its legend
-    /// lists it: one of `legendOrder`. A stage's counter is part of its stage; text on the map
-    /// and the loading indicator are commentary; a dialog's buttons are buttons; the dimmed
-    /// screen is the dialog's; and a page over the map is its background.
+    /// The kind whose colour the categories theme draws this one in, and under which its
+    /// legend lists it: one of `legendOrder`.
     public var legendKind: ElementKind {
-        switch self {
-        case .counter: .stage
-        case .caption, .indicator: .commentary
-        case .dialogButton: .button
-        case .dimmedScreen: .dialog
-        case .page: .basemap
-        case .basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle,
-             .statusBar, .button, .commentary, .tab, .dialog:
-            self
+        switch listing {
+        case .own: self
+        case .under(let kind): kind.legendKind
         }
     }
+
+    /// The legend's name for the kind's `legendKind`, in sentence case.
+    public var legendName: String {
+        guard case .own(let name, _) = legendKind.listing else { preconditionFailure("\(legendKind) has no legend entry") }
+        return name
+    }
+
+    /// The categories theme's one flat colour for the kind's `legendKind`.
+    public var paletteColour: Colour {
+        guard case .own(_, let colour) = legendKind.listing else { preconditionFailure("\(legendKind) has no legend entry") }
+        return colour
+    }
+
+    public var description: String { rawValue }
+
+    /// Kinds are told apart by name alone.
+    public static func == (a: ElementKind, b: ElementKind) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// A kind is written as its name.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+extension ElementKind {
+    /// The map itself: its tiles, or in the categories theme their flat background.
+    public static let basemap = ElementKind("basemap", legendName: "Map background", paletteColour: .white)
+    /// The basemap's roads, which only the categories theme tells apart from the rest of it.
+    public static let roads = ElementKind("roads", legendName: "Roads", paletteColour: Colour(hex: 0xBBBBBB), spokenAs: .basemap)
+    public static let start = ElementKind("start", legendName: "Start marker", paletteColour: OkabeIto.bluishGreen)
+    public static let finish = ElementKind("finish", legendName: "Finish marker", paletteColour: OkabeIto.vermillion)
+    public static let route = ElementKind("route", legendName: "Route", paletteColour: OkabeIto.blue)
+    public static let stage = ElementKind("stage", legendName: "Itinerary stage", paletteColour: OkabeIto.reddishPurple)
+    /// The stage counter ("Stage 3 of 12"), spoken and listed as the stage it counts.
+    public static let counter = ElementKind("counter", listedUnder: .stage, spokenAs: .stage)
+    public static let photo = ElementKind("photo", legendName: "Photo", paletteColour: OkabeIto.skyBlue)
+    public static let location = ElementKind("location", legendName: "Your location", paletteColour: OkabeIto.orange)
+    public static let attribution = ElementKind("attribution", legendName: "Attribution", paletteColour: OkabeIto.yellow)
+    public static let line = ElementKind("line", legendName: "Transit line", paletteColour: PaulTol.wine)
+    public static let stop = ElementKind("stop", legendName: "Transit stop", paletteColour: PaulTol.teal)
+    public static let vehicle = ElementKind("vehicle", legendName: "Vehicle", paletteColour: PaulTol.olive)
+    /// Text on the map, such as the transit sentence: listed as commentary.
+    public static let caption = ElementKind("caption", listedUnder: .commentary)
+    /// Text on the chrome that is not a control, spoken as commentary like the toolbar's instruction.
+    public static let statusBar = ElementKind("statusBar", legendName: "Status bar", paletteColour: Colour(hex: 0x333333), spokenAs: .commentary)
+    public static let button = ElementKind("button", legendName: "Toolbar button", paletteColour: Colour(hex: 0x999999))
+    public static let commentary = ElementKind("commentary", legendName: "Commentary", paletteColour: Colour(hex: 0xDDDDDD))
+    public static let tab = ElementKind("tab", legendName: "Tab", paletteColour: Colour(hex: 0x666666))
+    /// A modal dialog's panel.
+    public static let dialog = ElementKind("dialog", legendName: "Dialog", paletteColour: PaulTol.sand)
+    /// A dialog's buttons, which are buttons.
+    public static let dialogButton = ElementKind("dialogButton", listedUnder: .button, spokenAs: .button)
+    /// The dimmed screen behind a dialog, which is the dialog's, since nothing behind it can be reached.
+    public static let dimmedScreen = ElementKind("dimmedScreen", listedUnder: .dialog, spokenAs: .dialog)
+    /// Something in progress, such as the Photomap's photos loading: commentary.
+    public static let indicator = ElementKind("indicator", listedUnder: .commentary, spokenAs: .commentary)
+    /// A view that covers the map, such as the itinerary's list; the legend lists it as the background.
+    public static let page = ElementKind("page", listedUnder: .basemap)
+
+    /// The kinds a legend lists, in its order: the basemap's two kinds, the map's overlays, the
+    /// other map objects' kinds (`MapObjects.kinds`), then the chrome's.
+    public static let legendOrder: [ElementKind] =
+        [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle]
+        + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind == $0 }
+        + [.statusBar, .button, .commentary, .tab, .dialog]
+
+    /// Every kind a frame may show.
+    public static let allCases: [ElementKind] =
+        legendOrder + [.counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page]
+        + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind != $0 }
 }

@@ -16,6 +16,8 @@ extension Theme {
     /// - The location ring keeps its blue, with a 2 px black line along both edges.
     /// - The attribution is black 11 px text (the smallest text size Apple's guidelines allow)
     ///   on an opaque white box; the stage counter is white on opaque black.
+    /// - A request's own map objects (`MapObjectLook.outlined`) are 1.5 times their size,
+    ///   outlined in black, without shadows.
     /// - The phone chrome is the app's.
     public static let highContrast: Theme = {
         var theme = Theme()
@@ -31,6 +33,7 @@ extension Theme {
         theme.stageCounter.background = .black
         theme.stageCounter.text = .white
         theme.transit = highContrastTransit
+        theme.mapObjects = .outlined
         return theme
     }()
 

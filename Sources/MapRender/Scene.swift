@@ -117,6 +117,13 @@ public struct Scene: Hashable, Sendable {
             return layers
         }
 
+        /// Whether `layer` is drawn over the map objects of a request (`MapObject`): the
+        /// attribution, and the text and views the app puts over the map.
+        static func isOverMapObjects(_ layer: any SceneLayer) -> Bool {
+            layer is AttributionLayer || layer is TransitCaptionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
+                || layer is ItineraryListPainter
+        }
+
         /// Whether `layer` is one of the kinds these overlays make.
         static func makes(_ layer: any SceneLayer) -> Bool {
             layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
@@ -126,7 +133,8 @@ public struct Scene: Hashable, Sendable {
     }
 
     /// The app's overlays as the layers show them. Setting them lays the app's overlays out
-    /// afresh in the spec's z-order, under any layers of other kinds, which keep their order.
+    /// afresh in the spec's z-order, with any layers of other kinds (`MapObject`), in their
+    /// order, over the map's overlays and under the attribution and what the app draws over it.
     public var overlays: Overlays {
         get {
             var overlays = Overlays(attribution: .hidden)
@@ -148,8 +156,17 @@ public struct Scene: Hashable, Sendable {
             return overlays
         }
         set {
-            layers = newValue.layers + layers.filter { !Overlays.makes($0) }
+            let laid = newValue.layers, others = layers.filter { !Overlays.makes($0) }
+            let over = laid.firstIndex(where: Overlays.isOverMapObjects) ?? laid.endIndex
+            layers = Array(laid[..<over]) + others + Array(laid[over...])
         }
+    }
+
+    /// Adds map objects (`MapObject`) over those already there, under the attribution and
+    /// what the app draws over the map.
+    public mutating func addMapObjects(_ objects: [any SceneLayer]) {
+        layers += objects
+        overlays = overlays
     }
 
     /// The map panel, which the camera looks through: the frame less the chrome's bars.

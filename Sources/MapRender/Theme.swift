@@ -32,6 +32,9 @@ public struct Theme: Hashable, Sendable {
     public var geolocationSpinner: GeolocationSpinnerStyle = .cycleStreets
     public var itineraryList: ItineraryListStyle = .cycleStreets
     public var photoView: PhotoViewStyle = .cycleStreets
+    /// How the map objects a request brings with their own colours and sizes (`MapObject`) are
+    /// drawn: what the theme asks of all of them, which each reads for itself.
+    public var mapObjects: MapObjectLook = .asRequested
     /// Whether edges and text are smoothed. Without, every pixel is exactly one of the colours
     /// drawn, so a frame can be read back colour by colour.
     public var antialiasing = true

@@ -87,9 +87,6 @@ struct FrameHeader {
     /// A `{"lat", "lon"}` point on the map; `extraFields` are other fields the object may hold.
     static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
         try reader.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
-        return Coordinate(
-            latitude: try reader.requiredNumber("lat", in: WebMercator.inputLatitudeRange),
-            longitude: try reader.requiredNumber("lon", in: WebMercator.longitudeRange)
-        )
+        return try reader.coordinate()
     }
 }

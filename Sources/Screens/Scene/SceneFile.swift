@@ -25,7 +25,7 @@ public enum SceneFile {
     public static let longitudeRange = WebMercator.longitudeRange
 
     static let topLevelFields = [
-        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "transit", "attribution", "chrome",
+        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "transit", "attribution", "chrome", "layers",
     ]
 
     /// A scene file read whole: the scene, and the CycleStreets journey its route came from
@@ -110,14 +110,16 @@ public enum SceneFile {
         let transit = try root.object("transit").map { reader throws(JSONFieldError) in
             try TransitRequest.parse(reader, directory: directory).resolve(loaded: feeds, path: "transit").map()
         }
+        let mapObjects = try root.array("layers").map { items throws(JSONFieldError) in try MapObjects.read(layers: items, path: "layers") } ?? []
         let camera = try parseCamera(root.requiredObject("camera"), header: header)
-        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil {
-            throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location or transit")
+        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil, mapObjects.isEmpty {
+            throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location, transit or layers")
         }
         var scene = Scene(
             viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
             photos: photos, location: location, transit: transit, attribution: try parseAttribution(root)
         )
+        scene.addMapObjects(mapObjects)
         scene.theme = header.theme
         if chrome {
             // The map panel is smaller with chrome, so the camera (and with it the zoom buttons) is
