@@ -47,6 +47,7 @@ public struct MapObjectLook: Hashable, Sendable {
 public enum MapObjects {
     /// Every kind, by its `typeName`. A new kind is one line here.
     public static let kinds: [any MapObject.Type] = [
+        Marker.self,
     ]
 
     /// The most map objects one scene may carry, of all kinds together.
