@@ -116,11 +116,16 @@ struct FairTurnsTests {
         }
     }
 
-    @Test("20 zig-zag frames posted from one client: another client's frame is answered within 1 s")
+    @Test("20 zig-zag frames posted from one client: another client's frame waits for one of them at most")
     func anOrdinaryFrameIsAnsweredWhileOneClientFloods() async throws {
         try await TestServer.with(fixtures: true) { server in
             let port = server.port
             let body = Self.zigZagScene
+            // One zig-zag frame alone, timed on this machine as it is now: the longest a fair
+            // turn may keep another client waiting is about one such frame.
+            let aloneStarted = ContinuousClock.now
+            #expect(try await server.post("/frame", contentType: "application/json", body: body).status == 200)
+            let alone = ContinuousClock.now - aloneStarted
             // The flood, from 127.0.0.2: each post on its own connection, all sent at once.
             let flood = Task {
                 try await withThrowingTaskGroup(of: Int.self) { group in
@@ -143,7 +148,9 @@ struct FairTurnsTests {
             let ordinary = try await server.get("/frame.png?style=osm&lat=52.2065&lon=0.135&zoom=15&width=320&height=480&scale=1")
             let elapsed = ContinuousClock.now - started
             #expect(ordinary.status == 200, "\(ordinary)")
-            #expect(elapsed < .seconds(1), "the ordinary frame took \(elapsed)")
+            // Queued behind the flood, it would wait for ten frames a thread. Its turn comes once a
+            // running frame ends: within 1 s, or one zig-zag frame and a half on a slow machine.
+            #expect(elapsed < max(.seconds(1), alone * 1.5), "the ordinary frame took \(elapsed); one zig-zag frame alone took \(alone)")
             let statuses = try await flood.value
             // The flood is drawn, or refused for now with 503: never a 5xx of any other kind.
             #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
