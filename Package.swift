@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "ImageCodec", targets: ["ImageCodec"]),
         .library(name: "TileStore", targets: ["TileStore"]),
+        .library(name: "FrameRequest", targets: ["FrameRequest"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Payloads", targets: ["Payloads"]),
         .library(name: "GTFS", targets: ["GTFS"]),
@@ -124,12 +125,20 @@ let package = Package(
         .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "TileStore", "GTFS", "Transit"], swiftSettings: swiftSettings),
+        // What asks for a frame: scene files and posted scenes, script headers, frame query strings.
+        .target(
+            name: "FrameRequest", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "TileStore", "GTFS", "MapRender", "Transit"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "TileStore", "GTFS", "Transit", "FrameRequest"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "Screens", "Payloads", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FrameRequest", "Payloads", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -151,7 +160,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
-                "Screens", "Payloads", "StrictJSON", "GTFS",
+                "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -192,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "TransitTests",
             dependencies: [
-                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "Screens", "TileStore",
+                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "FrameRequest", "Screens", "TileStore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
@@ -225,12 +234,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FrameAuditTests",
-            dependencies: ["MapFrameTestSupport", "FrameAudit", "MapRender", "FramePipeline", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            dependencies: ["MapFrameTestSupport", "FrameAudit", "MapRender", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -238,17 +247,17 @@ let package = Package(
             dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry", "TileStore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Payloads", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",
             dependencies: [
-                "MapFrameTestSupport", "Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
+                "MapFrameTestSupport", "FrameRequest", "Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
                 "MapFrameCLI", "MapGeometry",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FrameExplainTests", dependencies: ["FrameExplain", "Screens", "Payloads", "MapRender", "TileStore", "MapGeometry"],
+            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),

@@ -23,7 +23,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(name: "MapFrame", path: "..")],
     targets: [
-        fuzzer("fuzz-scene", ["Screens", "TileStore", "MapRender", "MapGeometry"]),
+        fuzzer("fuzz-scene", ["FrameRequest", "TileStore", "MapRender", "MapGeometry"]),
         fuzzer("fuzz-script", ["Screens", "TileStore", "MapGeometry"]),
         fuzzer("fuzz-json", ["StrictJSON"]),
         fuzzer("fuzz-journey", ["Payloads"]),

@@ -1,9 +1,9 @@
 import ArgumentParser
+import Foundation
 import FrameAudit
 import FramePipeline
-import Foundation
+import FrameRequest
 import MapRender
-import Screens
 import TileStore
 
 /// `mapframe audit`: the contrast of a scene's overlays against the tiles under them, the size

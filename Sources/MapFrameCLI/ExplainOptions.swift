@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import FrameExplain
+import FrameRequest
 import MapRender
-import Screens
 import StrictJSON
 import TileStore
 

@@ -1,10 +1,10 @@
 import ArgumentParser
-import FramePipeline
 import Foundation
+import FramePipeline
+import FrameRequest
 import GoldenCheck
 import ImageCodec
 import MapRender
-import Screens
 
 /// `mapframe goldens check|record`: golden-image testing of scene files.
 struct GoldensCommand: AsyncParsableCommand {

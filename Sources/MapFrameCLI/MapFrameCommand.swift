@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import FrameRequest
 import MapRender
-import Screens
 import StrictJSON
 import TileStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
-import FramePipeline
 import Foundation
+import FramePipeline
+import FrameRequest
 import MapGeometry
 import MapRender
 import Screens

@@ -1,11 +1,11 @@
 import ArgumentParser
-import FramePipeline
 import Foundation
 import FrameExplain
+import FramePipeline
+import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads
-import Screens
 import TileStore
 
 /// `mapframe snapshot`: renders scene files to PNG frames.

@@ -1,3 +1,5 @@
+import MapGeometry
+
 /// A button on the toolbar above a map panel, which a screen enables or greys out; each is
 /// drawn with its own glyph.
 public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
@@ -27,5 +29,16 @@ extension ToolbarButton {
         case .previousStage: "Previous stage"
         case .nextStage: "Next stage"
         }
+    }
+}
+
+extension ToolbarButton {
+    /// The zoom buttons that do something at `zoom` in `range`: zoom in below the deepest
+    /// zoom, zoom out above the shallowest.
+    public static func zoomButtons(at zoom: Double, in range: ZoomRange) -> [ToolbarButton] {
+        var buttons: [ToolbarButton] = []
+        if zoom < Double(range.max) { buttons.append(.zoomIn) }
+        if zoom > Double(range.min) { buttons.append(.zoomOut) }
+        return buttons
     }
 }

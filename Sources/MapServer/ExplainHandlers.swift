@@ -1,5 +1,6 @@
 import Foundation
 import FrameExplain
+import FrameRequest
 import Hummingbird
 import MapRender
 import TileStore
@@ -18,7 +19,7 @@ extension MapServerApp {
         _ request: Request, others: Set<String> = [], _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
     ) async throws -> T {
         let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-        let scene = try await FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) { try await self.storedRoute(id: $0) }
+        let scene = try await frameScene(request, others: others)
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })

@@ -1,4 +1,5 @@
 import Foundation
+import FrameRequest
 import Hummingbird
 import MapRender
 import NIOHTTP1
@@ -96,5 +97,15 @@ enum JSONBody {
         var headers = headers
         headers[.contentType] = "application/json"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encode(value))))
+    }
+}
+
+extension HTTPProblem {
+    /// A frame request's mistake: 400 for a value not allowed, 404 for a style or route not known.
+    init(_ error: FrameRequestError) {
+        switch error {
+        case .invalid(let message): self = .badRequest(message)
+        case .notFound(let message): self = .notFound(message)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import FrameRequest
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -8,7 +9,6 @@ import MapGeometry
 import MapRender
 import Metrics
 import Prometheus
-import Screens
 import ServiceLifecycle
 import TileStore
 import UnixSignals
@@ -178,8 +178,7 @@ public final class MapServerApp: Sendable {
         }
 
         router.get("/frame.png") { request, _ in
-            let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-            let scene = try await FrameQuery.scene(from: parameters, catalog: self.configuration.catalog) { try await self.storedRoute(id: $0) }
+            let scene = try await self.frameScene(request)
             return self.imageResponse(try await self.tiles.frame(scene), request: request)
         }
         router.get("/frame/hit") { request, _ in try await self.hit(request) }
@@ -220,6 +219,19 @@ public final class MapServerApp: Sendable {
     }
 
     /// The route stored under `id`, or nil; 503 when the store cannot be read now.
+    /// The scene a frame request's query parameters describe (`FrameQuery`); `others` are the
+    /// endpoint's own parameters, left to it.
+    func frameScene(_ request: Request, others: Set<String> = []) async throws -> Scene {
+        let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        do {
+            return try await FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) {
+                try await self.storedRoute(id: $0)?.line
+            }
+        } catch let error as FrameRequestError {
+            throw HTTPProblem(error)
+        }
+    }
+
     func storedRoute(id: String) async throws -> StoredRoute? {
         do {
             return try await routes.route(id: id)
@@ -241,7 +253,11 @@ public final class MapServerApp: Sendable {
         for (name, _) in query where name != "theme" {
             throw HTTPProblem.badRequest("\(name): unknown parameter; the only parameter allowed is theme")
         }
-        return try FrameQuery.themeName(query["theme"].map(String.init))
+        do {
+            return try FrameQuery.themeName(query["theme"].map(String.init))
+        } catch {
+            throw HTTPProblem(error)
+        }
     }
 
     /// The style named by a `<style>.json` path component.

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import MapGeometry
-import Screens
 import TileStore
 
 /// The stored routes' handlers: writes are checked (`WriteAccess`), rate-limited per client and

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import MapGeometry
 import Payloads
-import Screens
 import StrictJSON
 
 /// Turns a `POST /routes` body into a route line. The Content-Type must be one MapFrame takes

@@ -1,12 +1,12 @@
 import FixtureTiles
+import Foundation
 import FrameAudit
 import FramePipeline
-import Foundation
+import FrameRequest
 import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
 import MapRender
-import Screens
 import TileStore
 
 /// Scenes audited over the demo fixture tiles, offline, as `mapframe audit` audits them.

@@ -1,9 +1,9 @@
 import Foundation
 import FrameExplain
+import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads
-import Screens
 import Testing
 import TileStore
 

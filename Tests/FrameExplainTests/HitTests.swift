@@ -3,7 +3,6 @@ import FrameExplain
 import MapGeometry
 import MapRender
 import Payloads
-import Screens
 import Testing
 import TileStore
 

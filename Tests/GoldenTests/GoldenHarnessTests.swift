@@ -1,11 +1,11 @@
 import Foundation
 import FramePipeline
+import FrameRequest
 import GoldenCheck
 import ImageCodec
 import MapGeometry
 import MapRender
 import Payloads
-import Screens
 import Testing
 import TileStore
 

@@ -1,11 +1,11 @@
 import FixtureTiles
-import FramePipeline
 import Foundation
+import FramePipeline
+import FrameRequest
 import GoldenCheck
 import ImageCodec
 import MapFrameTestSupport
 import MapRender
-import Screens
 import TileStore
 
 /// Paths and shared fixtures for the golden tests.

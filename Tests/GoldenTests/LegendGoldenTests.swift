@@ -3,7 +3,6 @@ import FramePipeline
 import GoldenCheck
 import ImageCodec
 import MapRender
-import Screens
 import Testing
 import TileStore
 

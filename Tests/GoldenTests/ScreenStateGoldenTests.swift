@@ -1,8 +1,8 @@
 import Foundation
 import FramePipeline
+import FrameRequest
 import GoldenCheck
 import MapRender
-import Screens
 import Testing
 import TileStore
 

@@ -48,17 +48,18 @@ struct ErrorCase: Sendable, CustomStringConvertible {
     ]
 
     static let frameErrors: [ErrorCase] = [
-        .get("/frame.png?lat=52.2&lon=0.14&zoom=16&width=abc", 400, mentions: "width: 'abc' is not a whole number"),
+        .get("/frame.png?lat=52.2&lon=0.14&zoom=16&width=abc", 400, mentions: "width: 'abc' is not a number"),
+        .get("/frame.png?lat=52.2&lon=0.14&zoom=16&width=2.5", 400, mentions: "width: 2.5 is not allowed; expected a whole number in 1...4096"),
         .get("/frame.png?lat=north&lon=0.14&zoom=16", 400, mentions: "lat: 'north' is not a number"),
         .get("/frame.png?lat=91&lon=0.14&zoom=16", 400, mentions: "lat: 91 is outside"),
-        .get("/frame.png?lat=52.2&lon=0.14&zoom=16&scale=3", 400, mentions: "scale: 3 is outside 1.0...2.0"),
+        .get("/frame.png?lat=52.2&lon=0.14&zoom=16&scale=3", 400, mentions: "scale: 3 is outside the allowed range 1...2"),
         .get("/frame.png?lat=52.2&lon=0.14&zoom=16&width=5000", 400, mentions: "width: 5000 is outside"),
         .get("/frame.png?lat=52.2&lon=0.14&zoom=16&width=nan", 400, mentions: "width: 'nan'"),
         .get("/frame.png?lat=52.2&lon=0.14&zoom=16&colour=red", 400, mentions: "colour: unknown parameter"),
         .get("/frame.png?lon=0.14&zoom=16", 400, mentions: "lat: missing"),
         .get("/frame.png?lat=52.2&lon=0.14", 400, mentions: "zoom: missing"),
         .get("/frame.png?lat=52.2&lon=0.14&zoom=20", 400, mentions: "zoom: 20 is outside"),
-        .get("/frame.png?style=nope&lat=52.2&lon=0.14&zoom=16", 404, mentions: "style 'nope' is not known"),
+        .get("/frame.png?style=nope&lat=52.2&lon=0.14&zoom=16", 404, mentions: #"style: "nope" is not allowed; expected one of opencyclemap, osm"#),
         .get("/frame.png?lat=52.2&lon=0.14&zoom=16&route=0123456789abcdef", 404, mentions: "route '0123456789abcdef' is not known"),
         ErrorCase(method: "POST", path: "/frame", contentType: "application/json", body: Data(#"{"camera": {"zoom": 16}}"#.utf8), status: 400, mentions: "camera.center"),
         ErrorCase(method: "POST", path: "/frame", contentType: "application/json", body: Data("{not json".utf8), status: 400, mentions: "scene"),

@@ -28,15 +28,15 @@ import Testing
 
     @Test func unknownThemesAre400() async throws {
         try await TestServer.with(fixtures: true) { server in
-            try expectJSONError(try await server.get(Self.frame + "&theme=dark"), status: 400, mentions: "theme: 'dark' is not a theme; allowed: cyclestreets, high-contrast, categories")
+            try expectJSONError(try await server.get(Self.frame + "&theme=dark"), status: 400, mentions: #"theme: "dark" is not allowed; expected one of cyclestreets, high-contrast, categories"#)
             let scene = #"{"camera": {"center": {"lat": 52.2065, "lon": 0.135}, "zoom": 15}, "theme": "dark"}"#
             try expectJSONError(try await server.post("/frame", contentType: "application/json", body: Data(scene.utf8)), status: 400, mentions: "theme")
             let route = try await server.addRoute(.geoJSONFeature(RoutePayloadFixture.cambridgePoints))
             let id = try #require(route["id"] as? String)
             let tile = Fixtures.tilePath(TileID.containing(RoutePayloadFixture.cambridgePoints[0], zoom: 16), route: id)
-            try expectJSONError(try await server.get(tile + "?theme=dark"), status: 400, mentions: "theme: 'dark'")
+            try expectJSONError(try await server.get(tile + "?theme=dark"), status: 400, mentions: #"theme: "dark""#)
             try expectJSONError(try await server.get(tile + "?colour=red"), status: 400, mentions: "colour: unknown parameter")
-            try expectJSONError(try await server.get("/routes/\(id)/tiles/osm.json?theme=dark"), status: 400, mentions: "theme: 'dark'")
+            try expectJSONError(try await server.get("/routes/\(id)/tiles/osm.json?theme=dark"), status: 400, mentions: #"theme: "dark""#)
         }
     }
 

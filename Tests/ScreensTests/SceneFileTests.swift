@@ -1,8 +1,8 @@
 import Foundation
+import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads
-import Screens
 import Testing
 import TileStore
 

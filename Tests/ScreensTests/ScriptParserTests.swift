@@ -1,9 +1,10 @@
 import Foundation
+import FrameRequest
 import MapGeometry
 import MapRender
+@testable import Screens
 import StrictJSON
 import Testing
-@testable import Screens
 import TileStore
 
 @Suite struct ScriptParserTests {

@@ -1,10 +1,11 @@
 import Foundation
+import FrameRequest
 import MapGeometry
 import MapRender
-import StrictJSON
-import Testing
 @testable import Payloads
 @testable import Screens
+import StrictJSON
+import Testing
 
 @Suite struct ScriptPlayerTests {
     func play(_ json: String) throws(ScriptError) -> ScriptRun {

@@ -1,11 +1,12 @@
 import Foundation
+import FrameRequest
 import GoldenCheck
 import ImageCodec
 import MapGeometry
 import MapRender
 import Screens
-import TileStore
 import Testing
+import TileStore
 
 /// How screen states become frames: the map panel inside the chrome, the chrome's states, the
 /// emphasised stage, and scene files with `"chrome": true`.

@@ -1,6 +1,6 @@
 import FixtureTiles
-import FramePipeline
 import Foundation
+import FramePipeline
 import GoldenCheck
 import ImageCodec
 import MapFrameTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads

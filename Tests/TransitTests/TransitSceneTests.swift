@@ -1,5 +1,6 @@
 import Foundation
 import FrameExplain
+import FrameRequest
 @testable import GTFS
 import MapFrameTestSupport
 import MapGeometry

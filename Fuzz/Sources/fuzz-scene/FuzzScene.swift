@@ -1,7 +1,7 @@
 import Foundation
+import FrameRequest
 import MapGeometry
 import MapRender
-import Screens
 import TileStore
 
 /// Scene files (`SceneFile.parse`) against the built-in styles, then what `mapframe snapshot`

@@ -38,16 +38,9 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
         self.map = map
     }
 
-    /// The four steps of the three-taps flow.
-    public enum Phase: String, Hashable, Sendable, Codable {
-        case settingStart, settingFinish, readyToPlan, planned
-    }
-
-    public var phase: Phase {
-        if journey != nil { return .planned }
-        if finish != nil { return .readyToPlan }
-        if start != nil { return .settingFinish }
-        return .settingStart
+    /// Which step of the three-taps flow the planner is at.
+    public var phase: PlannerPhase {
+        PlannerPhase(hasStart: start != nil, hasFinish: finish != nil, hasRoute: journey != nil)
     }
 
     /// The commentary panel's text.
@@ -220,31 +213,5 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
 
     private mutating func stopGeolocationIfDue(at time: TimeInterval) {
         if geolocation?.hasSwitchedOff(by: time) == true { geolocation = nil }
-    }
-}
-
-extension JourneyPlanner.Phase {
-    /// The commentary panel's text.
-    public var commentary: String {
-        switch self {
-        case .settingStart: "Set start"
-        case .settingFinish: "Set finish"
-        case .readyToPlan: "Plan route"
-        case .planned: "New route"
-        }
-    }
-
-    /// Whether the commentary is a button: once both markers are set.
-    public var commentaryIsButton: Bool { self == .readyToPlan || self == .planned }
-
-    /// The toolbar buttons enabled in this phase, zooming aside. Geolocation is off while a
-    /// route waits to be planned; the placefinder only while a marker is needed; step-back only
-    /// while a marker is set and no route is planned.
-    public var enabledButtons: [ToolbarButton] {
-        var buttons: [ToolbarButton] = []
-        if self != .readyToPlan { buttons.append(.geolocate) }
-        if self == .settingStart || self == .settingFinish { buttons.append(.placefinder) }
-        if self == .settingFinish || self == .readyToPlan { buttons.append(.stepBack) }
-        return buttons
     }
 }

@@ -1,3 +1,4 @@
+import FrameRequest
 import MapGeometry
 import MapRender
 

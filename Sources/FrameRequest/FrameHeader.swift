@@ -21,18 +21,18 @@ import StrictJSON
 /// The readers differ deliberately in one field: a scene is a single frame and must say where
 /// it looks (`camera` is required, and may fit its overlays), while a script starts the app,
 /// which opens at `MapDefaults.fallbackCamera` when it is given no camera.
-struct FrameHeader {
+public struct FrameHeader {
     /// The style a scene or script without `style` uses.
-    static let defaultStyle = "osm"
+    public static let defaultStyle = "osm"
 
-    var style: String
-    var zoomRange: ZoomRange
+    public var style: String
+    public var zoomRange: ZoomRange
     /// The frame, its scale and whether the phone chrome is drawn around the map panel.
-    var layout: ScreenLayout
-    var theme: Theme
+    public var layout: ScreenLayout
+    public var theme: Theme
 
     /// Reads the header fields of `root`; `styles` are the styles on offer with their zoom ranges.
-    init(_ root: JSONObjectReader, styles: [String: ZoomRange]) throws(JSONFieldError) {
+    public init(_ root: JSONObjectReader, styles: [String: ZoomRange]) throws(JSONFieldError) {
         style = try root.string("style") ?? Self.defaultStyle
         guard let zoomRange = styles[style] else {
             throw JSONFieldError(path: "style", value: .string(style), allowed: "one of \(styles.keys.sorted().joined(separator: ", "))")
@@ -44,8 +44,13 @@ struct FrameHeader {
 
     private static func readTheme(_ root: JSONObjectReader) throws(JSONFieldError) -> Theme {
         guard let name = try root.string("theme") else { return .cycleStreets }
-        guard let theme = Theme.Name(rawValue: name)?.theme else {
-            throw JSONFieldError(path: "theme", value: .string(name), allowed: "one of \(Theme.Name.allowed)")
+        return try themeName(name, path: "theme").theme
+    }
+
+    /// The theme `name` names, wherever a request names one; `path` is the field, for messages.
+    public static func themeName(_ name: String, path: String) throws(JSONFieldError) -> Theme.Name {
+        guard let theme = Theme.Name(rawValue: name) else {
+            throw JSONFieldError(path: path, value: .string(String(name.prefix(40))), allowed: "one of \(Theme.Name.allowed)")
         }
         return theme
     }
@@ -69,7 +74,7 @@ struct FrameHeader {
 
     /// A `{"center": {"lat", "lon"}, "zoom": z}` camera with `z` in the style's range.
     /// `alternatives` are other fields the object may hold instead, named when a field is unknown.
-    func fixedCamera(_ camera: JSONObjectReader, alternatives: [String] = []) throws(JSONFieldError) -> Camera {
+    public func fixedCamera(_ camera: JSONObjectReader, alternatives: [String] = []) throws(JSONFieldError) -> Camera {
         try camera.rejectUnknownFields(allowed: ["center", "zoom"] + alternatives)
         let center = try Self.point(camera.requiredObject("center"))
         guard let zoomValue = camera.fields["zoom"] else {
@@ -85,7 +90,7 @@ struct FrameHeader {
     }
 
     /// A `{"lat", "lon"}` point on the map; `extraFields` are other fields the object may hold.
-    static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
+    public static func point(_ reader: JSONObjectReader, extraFields: [String] = []) throws(JSONFieldError) -> Coordinate {
         try reader.rejectUnknownFields(allowed: ["lat", "lon"] + extraFields)
         return try reader.coordinate()
     }

@@ -91,7 +91,19 @@ public enum SceneFile {
         return themed
     }
 
-    private static func parseFields(_ json: JSONValue, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed]) throws(JSONFieldError) -> Loaded {
+    /// The scene a frame query describes (`FrameQuery`), written as a scene document, with the
+    /// stored route and the map objects its parameters brought, which a document cannot name.
+    static func scene(query document: JSONValue, catalog: StyleCatalog, storedRoute: RouteLine?, mapObjects: [any SceneLayer]) throws(JSONFieldError) -> Scene {
+        try parseFields(document, directory: nil, catalog: catalog, feeds: [:], storedRoute: storedRoute, mapObjects: mapObjects).scene
+    }
+
+    /// The one reader of scenes: every field checked, in the order the messages name them.
+    /// A front door that read a route or map objects in its own syntax passes them in, and the
+    /// route's ends become its start and finish.
+    private static func parseFields(
+        _ json: JSONValue, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed],
+        storedRoute: RouteLine? = nil, mapObjects givenObjects: [any SceneLayer] = []
+    ) throws(JSONFieldError) -> Loaded {
         let root = try JSONObjectReader(json, path: "")
         try root.rejectUnknownFields(allowed: topLevelFields)
 
@@ -100,17 +112,17 @@ public enum SceneFile {
         guard let source = catalog[styleName] else {
             throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
         }
-        let start = try root.object("start").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
-        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) }
+        let start = try root.object("start").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) } ?? storedRoute?.first
+        let finish = try root.object("finish").map { reader throws(JSONFieldError) in try FrameHeader.point(reader) } ?? storedRoute?.last
         let journey = try parseJourney(root, directory: directory)
         let route: RouteLine?
-        if let journey { route = journey.routeLine } else { route = try parseRoute(root) }
+        if let journey { route = journey.routeLine } else { route = try parseRoute(root) ?? storedRoute }
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
         let transit = try root.object("transit").map { reader throws(JSONFieldError) in
             try TransitRequest.parse(reader, directory: directory).resolve(loaded: feeds, path: "transit").map()
         }
-        let mapObjects = try root.array("layers").map { items throws(JSONFieldError) in try MapObjects.read(layers: items, path: "layers") } ?? []
+        let mapObjects = try root.array("layers").map { items throws(JSONFieldError) in try MapObjects.read(layers: items, path: "layers") } ?? givenObjects
         let camera = try parseCamera(root.requiredObject("camera"), header: header)
         if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil, mapObjects.isEmpty {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location, transit or layers")
@@ -165,13 +177,7 @@ public enum SceneFile {
         if overlays.start == nil, overlays.finish == nil, overlays.route == nil, overlays.location == nil, !overlays.photos.isEmpty {
             return .photomap(enabled: Set(zoomButtons))
         }
-        let phase: JourneyPlanner.Phase
-        switch (overlays.start != nil || overlays.finish != nil, overlays.start != nil && overlays.finish != nil, overlays.route != nil) {
-        case (_, _, true): phase = .planned
-        case (_, true, false): phase = .readyToPlan
-        case (true, false, false): phase = .settingFinish
-        case (false, _, false): phase = .settingStart
-        }
+        let phase = PlannerPhase(hasStart: overlays.start != nil, hasFinish: overlays.finish != nil, hasRoute: overlays.route != nil)
         return .journeyPlanner(
             commentary: PhoneChrome.Commentary(phase.commentary, isButton: phase.commentaryIsButton),
             enabled: Set(phase.enabledButtons + zoomButtons)
