@@ -28,9 +28,10 @@ deps-bench:
 build: deps
 	$(SWIFT) build --product mapframe
 
-# Drawing needs no database: the demo's binary leaves out the shared PostgreSQL cache (the
-# package's default `PostgreSQL` trait), and with it postgres-nio, BoringSSL and swift-crypto,
-# which are most of a first build's time. `make build` and `make test` build everything.
+# Drawing needs no database and no server: the demo's binary leaves out the package's default
+# traits, the shared PostgreSQL cache (postgres-nio, BoringSSL, swift-crypto) and `serve`
+# (Hummingbird and the packages it brings), which are most of a first build's time.
+# `make build` and `make test` build everything.
 build-demo: deps
 	$(SWIFT) build --product mapframe --disable-default-traits
 

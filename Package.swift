@@ -23,11 +23,13 @@ let package = Package(
         .library(name: "Payloads", targets: ["Payloads"]),
         .library(name: "GTFS", targets: ["GTFS"]),
     ],
-    // The shared PostgreSQL cache is on by default. `make demo` builds without it, which leaves
-    // out postgres-nio and the TLS and crypto libraries it brings: drawing needs none of them.
+    // The shared PostgreSQL cache and the server are on by default. `make demo` builds without
+    // them, which leaves out postgres-nio with the TLS and crypto libraries it brings, and
+    // Hummingbird with the HTTP, metrics and lifecycle packages it brings: drawing needs none.
     traits: [
         .trait(name: "PostgreSQL", description: "A tile and route cache in PostgreSQL that several instances share (postgres-nio)."),
-        .default(enabledTraits: ["PostgreSQL"]),
+        .trait(name: "Server", description: "`mapframe serve`: the tile and frame server (Hummingbird)."),
+        .default(enabledTraits: ["PostgreSQL", "Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -159,8 +161,9 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec", "MapServer",
+                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec",
                 "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
+                .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -10,10 +10,19 @@ public struct MapFrameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "mapframe",
         abstract: "Renders CycleStreets-style map frames to PNG and checks them against golden images.",
-        subcommands: [
-            SnapshotCommand.self, PlayCommand.self, HitCommand.self, DescribeCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self, ServeCommand.self, FixturesCommand.self, GoldensCommand.self,
-        ]
+        subcommands: subcommands
     )
+
+    /// The verbs, in the order `--help` lists them; `serve` only in a build with the `Server` trait.
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            SnapshotCommand.self, PlayCommand.self, HitCommand.self, DescribeCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self,
+        ]
+        #if Server
+        commands.append(ServeCommand.self)
+        #endif
+        return commands + [FixturesCommand.self, GoldensCommand.self]
+    }
 
     public init() {}
 

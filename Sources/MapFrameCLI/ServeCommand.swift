@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import FramePipeline
@@ -263,3 +264,4 @@ enum TransitFeedArgument {
         return feeds
     }
 }
+#endif
