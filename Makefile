@@ -31,9 +31,10 @@ build: deps
 # Drawing needs no database and no server: the demo's binary leaves out the package's default
 # traits, the shared PostgreSQL cache (postgres-nio, BoringSSL, swift-crypto) and `serve`
 # (Hummingbird and the packages it brings), which are most of a first build's time.
-# `make build` and `make test` build everything.
+# `make build` and `make test` build everything. The demo's binary draws frames and is not for
+# a debugger, so it is built without debug information, which a first build spends time on.
 build-demo: deps
-	$(SWIFT) build --product mapframe --disable-default-traits
+	$(SWIFT) build --product mapframe --disable-default-traits -Xswiftc -gnone
 
 # The fixture caches: made-up tiles for the demo area, generated offline and deterministically.
 $(CACHE_DIR)/%.mbtiles: | build-demo
