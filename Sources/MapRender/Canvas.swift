@@ -234,6 +234,53 @@ public final class Canvas {
         cairo_paint_with_alpha(context, colour.alpha)
     }
 
+    /// Fills the area inside `ring`, its last point joined back to its first, at `colour`. Cut
+    /// to `strokeMargin` beyond the canvas first, for the reason lines are: Cairo's fixed point
+    /// would wrap a far corner round.
+    public func fillPolygon(_ ring: [PixelPoint], with colour: Colour) {
+        let box = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)).expanded(by: Self.strokeMargin)
+        let clipped = Self.clip(ring, to: box)
+        guard clipped.count >= 3 else { return }
+        addLine(clipped[...])
+        closePath()
+        fillPath(with: colour)
+    }
+
+    /// `polygon` cut to `box` (Sutherland and Hodgman's algorithm, one edge of the box at a time):
+    /// the same area inside the box, with points added where its edges cross the box's.
+    static func clip(_ polygon: [PixelPoint], to box: PixelRect) -> [PixelPoint] {
+        let edges: [(inside: (PixelPoint) -> Bool, crossing: (PixelPoint, PixelPoint) -> PixelPoint)] = [
+            ({ $0.x >= box.minX }, { a, b in Self.crossing(a, b, x: box.minX) }),
+            ({ $0.x <= box.maxX }, { a, b in Self.crossing(a, b, x: box.maxX) }),
+            ({ $0.y >= box.minY }, { a, b in Self.crossing(a, b, y: box.minY) }),
+            ({ $0.y <= box.maxY }, { a, b in Self.crossing(a, b, y: box.maxY) }),
+        ]
+        var points = polygon
+        for edge in edges where !points.isEmpty {
+            var kept: [PixelPoint] = []
+            var previous = points[points.count - 1]
+            for point in points {
+                switch (edge.inside(previous), edge.inside(point)) {
+                case (true, true): kept.append(point)
+                case (true, false): kept.append(edge.crossing(previous, point))
+                case (false, true): kept += [edge.crossing(previous, point), point]
+                case (false, false): break
+                }
+                previous = point
+            }
+            points = kept
+        }
+        return points
+    }
+
+    private static func crossing(_ a: PixelPoint, _ b: PixelPoint, x: Double) -> PixelPoint {
+        PixelPoint(x: x, y: a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x))
+    }
+
+    private static func crossing(_ a: PixelPoint, _ b: PixelPoint, y: Double) -> PixelPoint {
+        PixelPoint(x: a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y: y)
+    }
+
     /// The pieces of `line` inside `box`, each a line of its own, cut where it crosses the edges.
     private static func pieces(of line: [PixelPoint], inside box: PixelRect) -> [[PixelPoint]] {
         var pieces: [[PixelPoint]] = [], piece: [PixelPoint] = []
