@@ -17,9 +17,9 @@ public enum FrameRequestError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=&marker=`: a
-/// frame described by query parameters; every one is checked and a bad one is a 400 naming it.
-/// Map objects (`MapObjects`, such as `marker`) may be given any number of times; without
+/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=&marker=&path=`:
+/// a frame described by query parameters; every one is checked and a bad one is a 400 naming it.
+/// Map objects (`MapObjects`: `marker`, `path`) may be given any number of times; without
 /// `lat`, `lon` and `zoom`, the camera fits the route and the map objects.
 ///
 /// The parameters are written as a scene document and read by the scene files' reader

@@ -48,6 +48,7 @@ public enum MapObjects {
     /// Every kind, by its `typeName`. A new kind is one line here.
     public static let kinds: [any MapObject.Type] = [
         Marker.self,
+        Path.self,
     ]
 
     /// The most map objects one scene may carry, of all kinds together.
