@@ -54,6 +54,28 @@ public enum MapObjects {
     /// The most map objects one scene may carry, of all kinds together.
     public static let maximumPerScene = 1_000
 
+    /// The longest title a map object may have, in characters: what `hit` and `describe` speak.
+    public static let maximumTitleLength = 200
+
+    /// A field's colour as scene layers and query parameters write it, `RRGGBB` or
+    /// `RRGGBBAA`; nil when the field is not given. `path` names the field for messages.
+    public static func colour(_ text: String?, path: String) throws(JSONFieldError) -> Colour? {
+        guard let text else { return nil }
+        guard let colour = Colour(webHex: Substring(text)) else {
+            throw JSONFieldError(path: path, value: .string(text), allowed: "RRGGBB or RRGGBBAA in hexadecimal, # optional")
+        }
+        return colour
+    }
+
+    /// A field's title, checked against `maximumTitleLength`; nil when the field is not given.
+    public static func title(_ text: String?, path: String) throws(JSONFieldError) -> String? {
+        guard let text else { return nil }
+        guard (1...maximumTitleLength).contains(text.count) else {
+            throw JSONFieldError(path: path, message: "has \(text.count) characters; allowed 1...\(maximumTitleLength)")
+        }
+        return text
+    }
+
     /// The type names, as messages list what is allowed.
     public static var typeNames: [String] { kinds.map { $0.typeName } }
 

@@ -73,7 +73,6 @@ public struct Marker: MapObject {
     public var title: String?
 
     public static let defaultColour = Colour(hex: 0xE03C31)
-    public static let maximumTitleLength = 200
 
     public init(
         coordinate: Coordinate, colour: Colour = Marker.defaultColour, size: Size = .medium, glyph: Glyph = .none,
@@ -279,13 +278,7 @@ public struct Marker: MapObject {
             }
             return value
         }
-        var colour = Self.defaultColour
-        if let text = values["colour"] {
-            guard let parsed = Colour(webHex: Substring(text)) else {
-                throw JSONFieldError(path: path("colour"), value: .string(text), allowed: "RRGGBB or RRGGBBAA in hexadecimal, # optional")
-            }
-            colour = parsed
-        }
+        let colour = try MapObjects.colour(values["colour"], path: path("colour")) ?? Self.defaultColour
         let size: Size = try choice("size", default: .medium)
         var glyph = Glyph.none
         if let label = values["label"] {
@@ -302,10 +295,7 @@ public struct Marker: MapObject {
             glyph = .icon(try choice("icon", default: Icon.dot))
         }
         let anchor: Anchor = try choice("anchor", default: .bottom)
-        let title = values["title"]
-        if let title, title.isEmpty || title.count > Self.maximumTitleLength {
-            throw JSONFieldError(path: path("title"), message: "has \(title.count) characters; allowed 1...\(Self.maximumTitleLength)")
-        }
+        let title = try MapObjects.title(values["title"], path: path("title"))
         self.init(coordinate: coordinate, colour: colour, size: size, glyph: glyph, anchor: anchor, title: title)
     }
 }

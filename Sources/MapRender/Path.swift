@@ -234,13 +234,6 @@ public struct Path: MapObject {
 
     /// A path through `points` from its fields as text; `path` names a field for messages.
     private init(points: [Coordinate], values: [String: String], path: (String) -> String) throws(JSONFieldError) {
-        func colour(_ field: String) throws(JSONFieldError) -> Colour? {
-            guard let text = values[field] else { return nil }
-            guard let colour = Colour(webHex: Substring(text)) else {
-                throw JSONFieldError(path: path(field), value: .string(text), allowed: "RRGGBB or RRGGBBAA in hexadecimal, # optional")
-            }
-            return colour
-        }
         var width = Self.defaultWidth
         if let text = values["width"], let number = Double(text) {
             guard Self.widths.contains(number) else {
@@ -248,15 +241,13 @@ public struct Path: MapObject {
             }
             width = number
         }
-        let fill = try colour("fill")
+        let fill = try MapObjects.colour(values["fill"], path: path("fill"))
         guard width > 0 || fill != nil else {
             throw JSONFieldError(path: path("width"), message: "0 draws nothing without a fill; give a width above 0 or a fill")
         }
-        let title = values["title"]
-        if let title, title.isEmpty || title.count > Marker.maximumTitleLength {
-            throw JSONFieldError(path: path("title"), message: "has \(title.count) characters; allowed 1...\(Marker.maximumTitleLength)")
-        }
-        self.init(points: points, colour: try colour("colour") ?? Self.defaultColour, width: width, fill: fill, title: title)
+        let title = try MapObjects.title(values["title"], path: path("title"))
+        let colour = try MapObjects.colour(values["colour"], path: path("colour")) ?? Self.defaultColour
+        self.init(points: points, colour: colour, width: width, fill: fill, title: title)
     }
 }
 
