@@ -300,12 +300,13 @@ final class TestServer: Sendable {
         }
     }
 
-    /// Starts `MapServerApp(configuration:)` and waits until it listens.
+    /// Starts `MapServerApp(configuration:)` and waits until it listens. It runs on threads of
+    /// its own (`ServerThreads`), which the tests that block Swift's cooperative threads cannot hold up.
     static func start(_ configuration: MapServerConfiguration) async throws -> TestServer {
         Fixtures.keepLoopbackOffProxies()
         let app = try await MapServerApp(configuration: configuration)
         let (ports, listening) = AsyncThrowingStream.makeStream(of: Int.self)
-        let task = Task {
+        let task = Task(executorPreference: ServerThreads.shared) {
             do {
                 try await app.run { listening.yield($0) }
                 listening.finish()
