@@ -9,7 +9,8 @@ import Glibc
 
 /// Gives every answer `Access-Control-Allow-Origin: *` and turns every error into a JSON body
 /// `{"error": "..."}`: client mistakes keep their 4xx status, and the rare server fault is a 500.
-/// A client that hung up gets nothing, and only a debug line in the log.
+/// A client that hung up, or a request cut short because the server is stopping, gets nothing,
+/// and only a debug line in the log: neither is a fault, so neither is counted as a 500.
 struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -29,6 +30,10 @@ struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             // Nobody is left to answer: not the server's fault, and routine for a busy server.
             context.logger.debug("the client hung up: \(error)")
             throw error
+        } catch is CancellationError {
+            // The server is stopping and has cut the request short; its connection is closing.
+            context.logger.debug("the request was cut short as the server stopped")
+            throw CancellationError()
         } catch {
             context.logger.error("request failed: \(error)")
             response = HTTPProblem(status: .internalServerError, message: "internal error").response
