@@ -263,7 +263,7 @@ let package = Package(
             name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
-        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["UpstreamSimulator"], swiftSettings: swiftSettings),
+        .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         // NIOEmbedded, to drive a connection's handlers on an EmbeddedChannel without a socket.
         .testTarget(

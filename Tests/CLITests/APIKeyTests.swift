@@ -15,45 +15,45 @@ struct APIKeyTests {
         try workspace.writeStyle(named: "keyed", upstream: upstream, query: "?key={apikey}", apiKeyEnv: variable)
     }
 
-    static func snapshot(_ workspace: Workspace, style: String, cacheDirectory: String, environment: [String: String?]) throws -> CommandResult {
+    static func snapshot(_ workspace: Workspace, style: String, cacheDirectory: String, environment: [String: String?]) async throws -> CommandResult {
         let scene = try workspace.write(Scenes.scene(#""style": "keyed""#), to: "scene.json")
-        return try workspace.mapframe(
+        return try await workspace.mapframe(
             ["snapshot", scene, "--style-file", style, "--cache-dir", workspace.path(cacheDirectory), "--output", workspace.path("out.png")],
             environment: environment
         )
     }
 
-    static func seed(_ workspace: Workspace, style: String, cacheDirectory: String, environment: [String: String?]) throws -> CommandResult {
-        try workspace.mapframe(
+    static func seed(_ workspace: Workspace, style: String, cacheDirectory: String, environment: [String: String?]) async throws -> CommandResult {
+        try await workspace.mapframe(
             ["seed", "--style", "keyed", "--style-file", style, "--cache-dir", workspace.path(cacheDirectory), "--bbox", "0.14,52.20,0.145,52.205", "--zoom", "16"],
             environment: environment
         )
     }
 
     @Test("the key reaches the upstream, but no output or cache file, even when the upstream fails")
-    func keyStaysSecret() throws {
-        try Workspace.with { workspace in
+    func keyStaysSecret() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try Self.writeKeyedStyle(workspace, upstream: upstream)
             let environment = [Self.variable: Self.key]
             var results: [CommandResult] = []
 
-            let served = try Self.snapshot(workspace, style: style, cacheDirectory: "good", environment: environment)
+            let served = try await Self.snapshot(workspace, style: style, cacheDirectory: "good", environment: environment)
             #expect(served.status == 0, "\(served)")
             #expect(try #require(FillCounts(line: served.standardError)).fetched > 0, "\(served)")
             #expect(!upstream.requests.isEmpty && upstream.requests.allSatisfy { $0.query == "key=\(Self.key)" })
-            let seeded = try Self.seed(workspace, style: style, cacheDirectory: "good", environment: environment)
+            let seeded = try await Self.seed(workspace, style: style, cacheDirectory: "good", environment: environment)
             #expect(seeded.status == 0, "\(seeded)")
             results += [served, seeded]
 
             // Failures make MapFrame talk about the URLs: 403 (not retried) and 500 (retried).
             upstream.answerEveryRequest(status: 403)
-            let forbidden = try Self.snapshot(workspace, style: style, cacheDirectory: "failed", environment: environment)
+            let forbidden = try await Self.snapshot(workspace, style: style, cacheDirectory: "failed", environment: environment)
             #expect(forbidden.status == 0, "\(forbidden)")
             #expect(forbidden.standardError.contains("HTTP 403") && forbidden.standardError.contains("{apikey}"), "\(forbidden)")
             upstream.answerEveryRequest(status: 500)
-            let failedSeed = try Self.seed(workspace, style: style, cacheDirectory: "failed", environment: environment)
+            let failedSeed = try await Self.seed(workspace, style: style, cacheDirectory: "failed", environment: environment)
             #expect(failedSeed.status == 1, "\(failedSeed)")
             #expect(failedSeed.standardError.contains("HTTP 500") && failedSeed.standardError.contains("{apikey}"), "\(failedSeed)")
             results += [forbidden, failedSeed]
@@ -73,17 +73,17 @@ struct APIKeyTests {
     }
 
     @Test("with the key's variable unset, snapshot and seed name the variable and ask for nothing")
-    func keyMissing() throws {
-        try Workspace.with { workspace in
+    func keyMissing() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try Self.writeKeyedStyle(workspace, upstream: upstream)
             let unset: [String: String?] = [Self.variable: nil]
 
-            let snapshot = try Self.snapshot(workspace, style: style, cacheDirectory: "cache", environment: unset)
+            let snapshot = try await Self.snapshot(workspace, style: style, cacheDirectory: "cache", environment: unset)
             #expect(snapshot.status == 0, "a frame with missing tiles still renders: \(snapshot)")
             #expect(snapshot.standardError.contains(Self.variable), "\(snapshot)")
-            let seed = try Self.seed(workspace, style: style, cacheDirectory: "cache", environment: unset)
+            let seed = try await Self.seed(workspace, style: style, cacheDirectory: "cache", environment: unset)
             #expect(seed.status != 0, "\(seed)")
             #expect(seed.standardError.contains(Self.variable), "\(seed)")
             #expect(upstream.requests.isEmpty)

@@ -40,12 +40,12 @@ struct BadInputTests {
     ]
 
     @Test("bad input exits 2 with a clear message and writes nothing", arguments: cases)
-    func refused(bad: BadInput) throws {
-        try Workspace.with { workspace in
-            let fixtures = try workspace.buildFixtures()
+    func refused(bad: BadInput) async throws {
+        try await Workspace.with { workspace in
+            let fixtures = try await workspace.buildFixtures()
             // An earlier, good run leaves a frame behind.
             let good = try workspace.write(Scenes.withMarkers, to: "good.json")
-            let earlier = try workspace.mapframe("snapshot", good, "--cache", fixtures, "--offline", "--output", workspace.path("out.png"))
+            let earlier = try await workspace.mapframe("snapshot", good, "--cache", fixtures, "--offline", "--output", workspace.path("out.png"))
             try #require(earlier.status == 0, "the good run failed: \(earlier)")
             let before = try workspace.contents("out.png")
 
@@ -56,7 +56,7 @@ struct BadInputTests {
             }
             let scene = try workspace.write(bad.scene, to: "scene.json")
             for output in ["out.png", "fresh.png"] {
-                let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output))
+                let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output))
                 #expect(result.status == 2, "\(result)")
                 #expect(result.standardError.hasPrefix("mapframe: "), "\(result)")
                 for word in bad.mustMention {
@@ -75,15 +75,15 @@ struct BadInputTests {
     }
 
     @Test("one bad scene among several: exit 2 and no frames at all")
-    func badSceneAmongGood() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func badSceneAmongGood() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scenes = [
                 try workspace.write(Scenes.withMarkers, to: "a.json"),
                 try workspace.write(Scenes.scene(#""start": {"lat": 86, "lon": 0.14}"#), to: "b.json"),
                 try workspace.write(Scenes.scene(), to: "c.json"),
             ]
-            let result = try runProgram(
+            let result = try await runProgram(
                 MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")],
                 in: workspace.directory
             )
@@ -94,16 +94,16 @@ struct BadInputTests {
     }
 
     @Test("a cache directory without the second scene's style: exit 2 and no frames at all")
-    func missingStyleCacheAmongGood() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func missingStyleCacheAmongGood() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             try FileManager.default.createDirectory(atPath: workspace.path("caches"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: cache, toPath: workspace.path("caches/osm.mbtiles"))
             let scenes = [
                 try workspace.write(Scenes.withMarkers, to: "a.json"),
                 try workspace.write(Scenes.scene(#""style": "opencyclemap""#), to: "b.json"),
             ]
-            let result = try runProgram(
+            let result = try await runProgram(
                 MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache-dir", workspace.path("caches"), "--offline", "--out-dir", workspace.path("frames")],
                 in: workspace.directory
             )

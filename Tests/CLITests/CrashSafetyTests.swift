@@ -6,8 +6,8 @@ import UpstreamSimulator
 @Suite("cache safety across processes")
 struct CrashSafetyTests {
     @Test("a seed killed with SIGKILL leaves a sound cache holding every tile it reported, each with its freshness; a re-run finishes")
-    func killedMidSeed() throws {
-        try Workspace.with { workspace in
+    func killedMidSeed() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             // 50 ms a tile, 4 at a time: 271 tiles take over 3 s, long enough to kill the seed midway.
             upstream.serveFixtureTiles(delay: 0.05)
@@ -27,15 +27,15 @@ struct CrashSafetyTests {
                     killed = true
                     break
                 }
-                Thread.sleep(forTimeInterval: 0.02)
+                try await Task.sleep(for: .milliseconds(20))
             }
-            let result = try child.waitForExit()
+            let result = try await child.waitForExit()
             try #require(killed, "the seed finished before it reported 20 tiles fetched: \(result)")
             #expect(result.status == SIGKILL, "\(result)")
             let lastReport = try #require(result.errorLines.compactMap(FillCounts.init).last)
             try #require(lastReport.fetched < tiles.count, "the seed was killed after it had finished: \(result)")
 
-            let contents = try CacheContents.read(workspace.path("cache/local.mbtiles"))
+            let contents = try await CacheContents.read(workspace.path("cache/local.mbtiles"))
             #expect(contents.integrity == "ok")
             #expect(contents.tiles.count >= lastReport.fetched, "\(contents.tiles.count) tiles stored, \(lastReport.fetched) reported fetched")
             #expect(contents.tiles.isSubset(of: tiles))
@@ -45,12 +45,12 @@ struct CrashSafetyTests {
             // No delay now: the re-run fetches what is missing and keeps what was stored.
             upstream.serveFixtureTiles()
             upstream.resetLog()
-            let rerun = try workspace.mapframe(arguments)
+            let rerun = try await workspace.mapframe(arguments)
             #expect(rerun.status == 0, "\(rerun)")
             let stored = contents.tiles.count
             #expect(rerun.errorLines.last.flatMap(FillCounts.init) == FillCounts(tiles: tiles.count, cached: stored, fetched: tiles.count - stored), "\(rerun)")
             #expect(Set(upstream.requests.map(\.path)) == Set(tiles.subtracting(contents.tiles).map(upstreamPath)))
-            let final = try CacheContents.read(workspace.path("cache/local.mbtiles"))
+            let final = try await CacheContents.read(workspace.path("cache/local.mbtiles"))
             #expect(final.integrity == "ok")
             #expect(final.tiles == tiles)
             #expect(final.undecodable.isEmpty && final.tilesWithoutState.isEmpty)
@@ -61,8 +61,8 @@ struct CrashSafetyTests {
     /// beforehand (by seeding the west area's zoom 14) or created by whichever seed gets there first.
     @Test("two seeds fill one cache at once: both succeed, no lock errors, and it holds the union of their tiles",
           arguments: ["existing cache", "new cache"])
-    func twoSeedsAtOnce(cache: String) throws {
-        try Workspace.with { workspace in
+    func twoSeedsAtOnce(cache: String) async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             // A little delay spreads each seed's writes out, so the two interleave.
             upstream.serveFixtureTiles(delay: 0.01)
@@ -73,14 +73,15 @@ struct CrashSafetyTests {
             try #require(!west.tiles.isDisjoint(with: east.tiles) && union.count > west.tiles.count)
             if cache == "existing cache" {
                 let zoom14 = SeedArea(bbox: west.bbox, zooms: 14...14)
-                let first = try workspace.mapframe(SeedCommandTests.seedArguments(workspace, style: style, area: zoom14))
+                let first = try await workspace.mapframe(SeedCommandTests.seedArguments(workspace, style: style, area: zoom14))
                 try #require(first.status == 0 && workspace.exists("cache/local.mbtiles"), "\(first)")
             }
 
             let children = try [west, east].map { area in
                 try workspace.startMapframe(SeedCommandTests.seedArguments(workspace, style: style, area: area, extra: ["--concurrency", "4"]))
             }
-            let results = try children.map { try $0.waitForExit() }
+            var results: [CommandResult] = []
+            for child in children { results.append(try await child.waitForExit()) }
             for (result, area) in zip(results, [west, east]) {
                 #expect(result.status == 0, "\(result)")
                 let report = result.errorLines.last.flatMap(FillCounts.init)
@@ -89,7 +90,7 @@ struct CrashSafetyTests {
                     #expect(!result.standardError.lowercased().contains(word), "\(result)")
                 }
             }
-            let contents = try CacheContents.read(workspace.path("cache/local.mbtiles"))
+            let contents = try await CacheContents.read(workspace.path("cache/local.mbtiles"))
             #expect(contents.integrity == "ok")
             let missing = union.subtracting(contents.tiles), extra = contents.tiles.subtracting(union)
             #expect(missing.isEmpty && extra.isEmpty, "\(missing.count) of \(union.count) tiles missing, \(extra.count) unexpected")

@@ -16,8 +16,8 @@ enum DamagedMBTiles {
     /// Overwrites with garbage one page of the B-tree `btree` (`tiles` or `tile_index`): a page
     /// of `kind` (`leaf` or `internal`) in the middle of the file, among those holding the most
     /// cells. Every tile is then read by rowid and looked up by address, one at a time.
-    static func overwritePage(of btree: String, kind: String = "leaf", in path: String) throws -> Harm {
-        let result = try runPython("""
+    static func overwritePage(of btree: String, kind: String = "leaf", in path: String) async throws -> Harm {
+        let result = try await runPython("""
             import random, sqlite3, sys
             path, btree, kind = sys.argv[1:4]
             db = sqlite3.connect(path)
@@ -58,8 +58,8 @@ enum DamagedMBTiles {
     /// the disk acknowledged but never made. The index then lists 3 tiles that are not there,
     /// every page is whole, and SQLite reports "wrong # of entries in index tile_index".
     /// Returns the 3 tiles.
-    static func loseIndexWrite(in path: String) throws -> Set<TileID> {
-        let result = try runPython("""
+    static func loseIndexWrite(in path: String) async throws -> Set<TileID> {
+        let result = try await runPython("""
             import sqlite3, sys
             path = sys.argv[1]
             db = sqlite3.connect(path)
@@ -97,8 +97,8 @@ struct TileInventory {
     private(set) var rows: [TileID: (rowid: Int64, digest: String)] = [:]
 
     /// What an undamaged file holds.
-    static func read(_ path: String) throws -> TileInventory {
-        let result = try runPython("""
+    static func read(_ path: String) async throws -> TileInventory {
+        let result = try await runPython("""
             import hashlib, sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             for z, x, row, rowid, data in db.execute("SELECT zoom_level, tile_column, tile_row, rowid, tile_data FROM tiles"):
@@ -116,9 +116,9 @@ struct TileInventory {
     var tiles: Set<TileID> { Set(rows.keys) }
 
     /// The tiles in `path` now whose rows read back with the same bytes.
-    func unchanged(in path: String) throws -> Set<TileID> {
+    func unchanged(in path: String) async throws -> Set<TileID> {
         let listed = rows.map { "\($0.value.rowid):\($0.value.digest)" }
-        let result = try runPython("""
+        let result = try await runPython("""
             import hashlib, sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             for entry in sys.argv[2:]:

@@ -11,28 +11,28 @@ struct ExplainCommandTests {
         """
 
     @Test("one pixel, as text and JSON, and a list of points")
-    func hits() throws {
-        try Workspace.with { workspace in
+    func hits() async throws {
+        try await Workspace.with { workspace in
             // With chrome the map panel starts 64 px down: the route is at y = 64 + 183.
             let scene = try workspace.write(Self.scene, to: "scene.json")
-            let text = try workspace.mapframe("hit", scene, "160", "247")
+            let text = try await workspace.mapframe("hit", scene, "160", "247")
             #expect(text.status == 0, "\(text)")
             #expect(text.standardOutput == "Route\n")
-            let json = try workspace.mapframe("hit", scene, "30", "470", "--format", "json")
+            let json = try await workspace.mapframe("hit", scene, "30", "470", "--format", "json")
             #expect(json.standardOutput == #"{"category":"tab","id":"planRoute","label":"Plan route tab, selected"}"# + "\n")
             let points = try workspace.write("[[160, 247], [67, 232], [160, 10]]", to: "points.json")
-            let listed = try workspace.mapframe("hit", scene, "--points", points)
+            let listed = try await workspace.mapframe("hit", scene, "--points", points)
             #expect(listed.standardOutput == "160 247: Route\n67 232: Start marker\n160 10: Status bar, 09:41\n", "\(listed)")
-            let slop = try workspace.mapframe("hit", scene, "160", "253", "--slop", "6")
+            let slop = try await workspace.mapframe("hit", scene, "160", "253", "--slop", "6")
             #expect(slop.standardOutput == "Route\n", "\(slop)")
         }
     }
 
     @Test("pixels outside the frame and bad points files exit 2 naming the field")
-    func badInput() throws {
-        try Workspace.with { workspace in
+    func badInput() async throws {
+        try await Workspace.with { workspace in
             let scene = try workspace.write(Self.scene, to: "scene.json")
-            let outside = try workspace.mapframe("hit", scene, "320", "10")
+            let outside = try await workspace.mapframe("hit", scene, "320", "10")
             #expect(outside.status == 2)
             #expect(outside.standardError.contains("x: 320 is outside the frame; allowed 0...319"), "\(outside)")
             for (body, phrase) in [
@@ -43,29 +43,29 @@ struct ExplainCommandTests {
                 ("[[1, 2],", "malformed JSON"),
             ] {
                 let points = try workspace.write(body, to: "points.json")
-                let result = try workspace.mapframe("hit", scene, "--points", points)
+                let result = try await workspace.mapframe("hit", scene, "--points", points)
                 #expect(result.status == 2, "\(body): \(result)")
                 #expect(result.standardError.contains(phrase), "\(body): \(result)")
                 #expect(result.standardOutput.isEmpty, "\(body): answers were printed before the error")
             }
-            let both = try workspace.mapframe("hit", scene, "1", "2", "--points", "points.json")
+            let both = try await workspace.mapframe("hit", scene, "1", "2", "--points", "points.json")
             #expect(both.status == 2)
-            let slop = try workspace.mapframe("hit", scene, "1", "2", "--slop=200")
+            let slop = try await workspace.mapframe("hit", scene, "1", "2", "--slop=200")
             #expect(slop.status == 2 && slop.standardError.contains("--slop: 200 is not allowed; expected a number of logical pixels in 0...100"), "\(slop)")
         }
     }
 
     @Test("describe prints the short description, a blank line and the long one")
-    func describe() throws {
-        try Workspace.with { workspace in
+    func describe() async throws {
+        try await Workspace.with { workspace in
             let scene = try workspace.write(Self.scene, to: "scene.json")
-            let result = try workspace.mapframe("describe", scene)
+            let result = try await workspace.mapframe("describe", scene)
             #expect(result.status == 0, "\(result)")
             let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.first == "Map about 470 metres across, showing a route with its start marker.")
             #expect(lines[1] == "")
             #expect(lines.contains("Start marker, 140 metres west of the centre."))
-            let json = try workspace.mapframe("describe", scene, "--format", "json")
+            let json = try await workspace.mapframe("describe", scene, "--format", "json")
             let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
             #expect(document["short"] as? String == String(lines[0]))
         }

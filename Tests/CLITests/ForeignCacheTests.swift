@@ -19,23 +19,23 @@ struct ForeignCacheTests {
 
     /// Runs `body` with a workspace holding the fixture tiles, as `maker` writes them, in
     /// `atlas/atlas.mbtiles`.
-    static func withCache(madeBy maker: String, _ body: (Workspace, String) throws -> Void) throws {
-        try Workspace.with { workspace in
-            let fixtures = try workspace.buildFixtures()
+    static func withCache(madeBy maker: String, _ body: (Workspace, String) async throws -> Void) async throws {
+        try await Workspace.with { workspace in
+            let fixtures = try await workspace.buildFixtures()
             let path = workspace.path("atlas/atlas.mbtiles")
             try FileManager.default.createDirectory(atPath: workspace.path("atlas"), withIntermediateDirectories: true)
             if let layout = ForeignMBTiles.Layout.all.first(where: { $0.name == maker }) {
-                try ForeignMBTiles.write(layout, to: path, tilesFrom: fixtures)
+                try await ForeignMBTiles.write(layout, to: path, tilesFrom: fixtures)
             } else {
                 try FileManager.default.copyItem(atPath: fixtures, toPath: path)
             }
-            try body(workspace, path)
+            try await body(workspace, path)
         }
     }
 
     /// Deletes the tile under the scene's centre from the file, as another SQLite program would.
-    static func deleteCentreTile(from path: String) throws {
-        let deleted = try runPython("""
+    static func deleteCentreTile(from path: String) async throws {
+        let deleted = try await runPython("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'tiles'").fetchone()[0]
@@ -48,11 +48,11 @@ struct ForeignCacheTests {
     }
 
     @Test("snapshot --offline draws the file, counts every tile cached, and leaves it byte for byte as it was", arguments: makers)
-    func offlineSnapshot(maker: String) throws {
-        try Self.withCache(madeBy: maker) { workspace, cache in
+    func offlineSnapshot(maker: String) async throws {
+        try await Self.withCache(madeBy: maker) { workspace, cache in
             let before = try FileSnapshot(cache)
             let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let counts = try #require(result.errorLines.first.flatMap(FillCounts.init), "\(result)")
             #expect(counts.tiles > 0 && counts == FillCounts(tiles: counts.tiles, cached: counts.tiles), "\(result)")
@@ -62,11 +62,11 @@ struct ForeignCacheTests {
     }
 
     @Test("play --offline reports every frame's tiles as cached, and leaves the file as it was", arguments: ["MapFrame", "mbutil"])
-    func offlinePlay(maker: String) throws {
-        try Self.withCache(madeBy: maker) { workspace, cache in
+    func offlinePlay(maker: String) async throws {
+        try await Self.withCache(madeBy: maker) { workspace, cache in
             let before = try FileSnapshot(cache)
             let script = try workspace.write(#"{\#(Scenes.camera), "steps": [{"tap": {"x": 160, "y": 240}}, {"pan": {"dx": 20, "dy": 0}}]}"#, to: "script.json")
-            let result = try workspace.mapframe("play", script, "--cache", cache, "--offline", "--out-dir", workspace.path("frames"))
+            let result = try await workspace.mapframe("play", script, "--cache", cache, "--offline", "--out-dir", workspace.path("frames"))
             #expect(result.status == 0, "\(result)")
             let reports = result.errorLines.compactMap(FillCounts.init)
             #expect(reports.count == 3 && reports.allSatisfy { $0.tiles > 0 && $0.cached == $0.tiles && $0.addsUp }, "\(result)")
@@ -75,10 +75,10 @@ struct ForeignCacheTests {
     }
 
     @Test("cache stats and verify read every layout, say what they found, and change nothing", arguments: makers)
-    func statsAndVerify(maker: String) throws {
-        try Self.withCache(madeBy: maker) { workspace, cache in
+    func statsAndVerify(maker: String) async throws {
+        try await Self.withCache(madeBy: maker) { workspace, cache in
             let before = try FileSnapshot(cache)
-            let stats = try workspace.mapframe("cache", "stats", "--cache", cache)
+            let stats = try await workspace.mapframe("cache", "stats", "--cache", cache)
             #expect(stats.status == 0, "\(stats)")
             let layout = ForeignMBTiles.Layout.all.first { $0.name == maker }
             let name = layout.map { $0.metadata?["name"].map { "\($0) (from the metadata)" } ?? "atlas (from the file name)" }
@@ -89,7 +89,7 @@ struct ForeignCacheTests {
             let records = layout == nil ? "MapFrame freshness records" : "no freshness records"
             #expect(stats.standardOutput.contains("layout: \(view); ") && stats.standardOutput.contains(records), "\(stats)")
 
-            let verify = try workspace.mapframe("cache", "verify", "--cache", cache)
+            let verify = try await workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(verify.status == 0 && verify.standardOutput.contains("integrity ok; 0 corrupt tiles"), "\(verify)")
             #expect(try FileSnapshot(cache) == before)
         }
@@ -97,18 +97,18 @@ struct ForeignCacheTests {
 
     @Test("from a read-only folder, an online snapshot draws the cached tiles, reports the one it cannot store, and writes nothing",
           arguments: ["MapFrame", "MOBAC"])
-    func readOnlyFolderOnline(maker: String) throws {
-        try Self.withCache(madeBy: maker) { workspace, cache in
-            try Self.deleteCentreTile(from: cache)
+    func readOnlyFolderOnline(maker: String) async throws {
+        try await Self.withCache(madeBy: maker) { workspace, cache in
+            try await Self.deleteCentreTile(from: cache)
             let before = try FileSnapshot(cache)
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
             let scene = try workspace.write(Scenes.scene(#""style": "local""#), to: "scene.json")
-            let lock = try ReadOnlyLock(workspace.path("atlas"))
+            let lock = try await ReadOnlyLock(workspace.path("atlas"))
             defer { lock.unlock() }
 
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--style-file", style, "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--style-file", style, "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first, "\(result)")
             let counts = try #require(FillCounts(line: line), "\(result)")
@@ -118,7 +118,7 @@ struct ForeignCacheTests {
             #expect(upstream.requests.map(\.path) == ["/16/\(Self.centre.x)/\(Self.centre.y).png"], "only the missing tile is fetched")
 
             for command in [["cache", "purge", "--older-than", "0s"], ["cache", "vacuum"]] {
-                let refused = try workspace.mapframe(command + ["--cache", cache])
+                let refused = try await workspace.mapframe(command + ["--cache", cache])
                 #expect(refused.status == 1 && refused.standardError.contains("\(cache) cannot be written"), "\(command): \(refused)")
             }
             lock.unlock()
@@ -127,11 +127,11 @@ struct ForeignCacheTests {
     }
 
     @Test("offline, a tile not in the file is missing, not failed, and named")
-    func missingIsNotFailed() throws {
-        try Self.withCache(madeBy: "MapProxy") { workspace, cache in
-            try Self.deleteCentreTile(from: cache)
+    func missingIsNotFailed() async throws {
+        try await Self.withCache(madeBy: "MapProxy") { workspace, cache in
+            try await Self.deleteCentreTile(from: cache)
             let scene = try workspace.write(Scenes.scene(), to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
             let counts = try #require(FillCounts(line: line), "\(result)")
@@ -142,21 +142,21 @@ struct ForeignCacheTests {
 
     @Test("a tile_data that is text draws grey with a warning, cache verify names it, and neither changes the file",
           arguments: ["MOBAC", "mbutil"])
-    func textTileData(maker: String) throws {
-        try Self.withCache(madeBy: maker) { workspace, cache in
+    func textTileData(maker: String) async throws {
+        try await Self.withCache(madeBy: maker) { workspace, cache in
             let centre = Self.centre
-            try ForeignMBTiles.setTileData(of: TileID(z: 16, x: centre.x, y: centre.y), in: cache, toSQL: "'a PNG, honestly'")
+            try await ForeignMBTiles.setTileData(of: TileID(z: 16, x: centre.x, y: centre.y), in: cache, toSQL: "'a PNG, honestly'")
             let before = try FileSnapshot(cache)
 
             let scene = try workspace.write(Scenes.scene(#""attribution": false"#), to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
             #expect(FillCounts(line: line)?.missing == 1 && FillCounts(line: line)?.failed == 0, "\(line)")
             #expect(line.contains("16/\(centre.x)/\(centre.y) (undecodable: its tile_data is text, not image bytes)"), "\(line)")
             #expect(try workspace.image("out.png").pixel(x: 160, y: 240) == missingGrey)
 
-            let verify = try workspace.mapframe("cache", "verify", "--cache", cache)
+            let verify = try await workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(verify.status == 1, "\(verify)")
             #expect(verify.standardOutput.contains("1 corrupt tiles"), "\(verify)")
             #expect(verify.standardOutput.contains("  16/\(centre.x)/\(centre.y): its tile_data is text, not image bytes"), "\(verify)")
@@ -168,14 +168,14 @@ struct ForeignCacheTests {
         ("notes", #"not an SQLite database: it starts with "These are my not""#),
         ("places", "an SQLite database with the tables places, roads, but no tiles table or view"),
     ])
-    func notMBTiles(kind: String, found: String) throws {
-        try Workspace.with { workspace in
+    func notMBTiles(kind: String, found: String) async throws {
+        try await Workspace.with { workspace in
             let path: String
             if kind == "notes" {
                 path = try workspace.write("These are my notes, not a database.\n", to: "atlas.mbtiles")
             } else {
                 path = workspace.path("atlas.mbtiles")
-                let made = try runPython("""
+                let made = try await runPython("""
                     import sqlite3, sys
                     sqlite3.connect(sys.argv[1]).executescript("CREATE TABLE places (name TEXT); CREATE TABLE roads (name TEXT);")
                     """, [path])
@@ -184,7 +184,7 @@ struct ForeignCacheTests {
             let before = try FileSnapshot(path)
             let scene = try workspace.write(Scenes.scene(), to: "scene.json")
             for offline in [true, false] {
-                let result = try workspace.mapframe(
+                let result = try await workspace.mapframe(
                     ["snapshot", scene, "--cache", path, "--output", workspace.path("out.png")] + (offline ? ["--offline"] : [])
                 )
                 #expect(result.status == 2, "\(result)")

@@ -6,20 +6,20 @@ import Testing
 @Suite("mapframe goldens")
 struct GoldensCommandTests {
     /// A workspace with fixture tiles and one scene, `scenes/route.json`.
-    static func withScenes(_ body: (Workspace, String) throws -> Void) throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    static func withScenes(_ body: (Workspace, String) async throws -> Void) async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             try workspace.write(Scenes.withMarkers, to: "scenes/route.json")
-            try body(workspace, cache)
+            try await body(workspace, cache)
         }
     }
 
     @Test("check fails on a mismatch and writes actual and diff images and an HTML report")
-    func mismatch() throws {
-        try Self.withScenes { workspace, cache in
+    func mismatch() async throws {
+        try await Self.withScenes { workspace, cache in
             let wrong = try RasterImage(width: 320, height: 480, filledWith: Colour(redLevel: 255, greenLevel: 0, blueLevel: 255)).pngData()
             try workspace.write(wrong, to: "goldens/route.png")
-            let result = try workspace.mapframe(
+            let result = try await workspace.mapframe(
                 "goldens", "check", workspace.path("scenes"), workspace.path("goldens"), "--cache", cache, "--offline",
                 "--failures", workspace.path("failures"), "--report", workspace.path("report.html")
             )
@@ -37,14 +37,14 @@ struct GoldensCommandTests {
     }
 
     @Test("record, then check passes")
-    func recordThenCheck() throws {
-        try Self.withScenes { workspace, cache in
-            let record = try workspace.mapframe("goldens", "record", workspace.path("scenes"), workspace.path("goldens"), "--cache", cache, "--offline")
+    func recordThenCheck() async throws {
+        try await Self.withScenes { workspace, cache in
+            let record = try await workspace.mapframe("goldens", "record", workspace.path("scenes"), workspace.path("goldens"), "--cache", cache, "--offline")
             #expect(record.status == 0, "\(record)")
             let golden = try workspace.image("goldens/route.png")
             #expect(golden.width == 320 && golden.height == 480)
 
-            let check = try workspace.mapframe(
+            let check = try await workspace.mapframe(
                 "goldens", "check", workspace.path("scenes"), workspace.path("goldens"), "--cache", cache, "--offline", "--failures", workspace.path("failures")
             )
             #expect(check.status == 0, "\(check)")

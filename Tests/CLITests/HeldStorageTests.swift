@@ -35,21 +35,18 @@ struct HeldStorageTests {
             let lock = try rig.cluster.startPSQL(
                 "BEGIN; LOCK TABLE mapframe_tiles, mapframe_routes IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;", database: "tiles"
             )
-            // Ends the locking session, and with it the lock.
-            let unlock = { _ = try? rig.cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()") }
-            defer {
-                unlock()
-                _ = lock.stop()
-            }
+            // Should the test fail first, the lock goes with the rig's cluster.
+            defer { _ = lock.stop() }
             try await waitUntil("the tables are locked") {
-                try rig.cluster.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND locktype = 'relation'", database: "tiles") == "2"
+                try await rig.cluster.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND locktype = 'relation'", database: "tiles") == "2"
             }
             let blocked = try (waiting.map { server.url(Self.path($0)) } + routes.map { server.url("routes/\($0)") }).map { try Self.startRequest($0) }
 
             try await Self.expectPromptAnswers(
                 healthz: server.url("healthz"), heldTiles: held.map { server.url(Self.path($0)) }, whileWaiting: blocked
             )
-            unlock()
+            // Ends the locking session, and with it the lock.
+            _ = try await rig.cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()")
             let finished = await Self.answers(of: blocked)
             // A request that waited past the statement timeout (5 s) on a loaded machine gets its tile from memory or the
             // upstream, or, for a route, 503 with Retry-After; none gets another 5xx.
@@ -62,7 +59,7 @@ struct HeldStorageTests {
         let upstream = try UpstreamSimulator()
         defer { upstream.stop() }
         upstream.serveFixtureTiles(headers: { _ in [("Cache-Control", "max-age=86400")] })
-        try await Workspace.withAsync { workspace in
+        try await Workspace.with { workspace in
             let style = try workspace.writeStyle(upstream: upstream)
             let server = try await ServeProcess.start(
                 ["--cache-dir", workspace.path("cache"), "--style-file", style], in: workspace.directory
@@ -118,7 +115,7 @@ struct HeldStorageTests {
         var times = Array(repeating: [Double](), count: urls.count)
         for _ in 0..<5 {
             for (index, url) in urls.enumerated() {
-                let (status, seconds) = try await onThread { try timedGet(url) }
+                let (status, seconds) = try await timedGet(url)
                 #expect(status == 200 && seconds < waitedForStorage, "\(url): \(status) after \(seconds) s")
                 times[index].append(seconds)
             }
@@ -130,8 +127,8 @@ struct HeldStorageTests {
     }
 
     /// A GET by curl: the status and curl's own count of the seconds it took.
-    static func timedGet(_ url: String) throws -> (status: Int, seconds: Double) {
-        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", url], in: URL(fileURLWithPath: "/"))
+    static func timedGet(_ url: String) async throws -> (status: Int, seconds: Double) {
+        let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", url], in: URL(fileURLWithPath: "/"))
         let fields = result.standardOutput.split(separator: " ")
         guard fields.count == 2, let status = Int(fields[0]), let seconds = Double(fields[1]) else {
             throw TestSetupError(description: "curl \(url) printed '\(result.standardOutput)': \(result.standardError)")

@@ -36,8 +36,8 @@ struct LargeTileSourceTests {
     }
 
     @Test("a frame at zoom 16 is drawn from the 512 px tiles of zoom 15, and matches the frame of 256 px tiles", arguments: [1, 2])
-    func frameMatchesSmallTiles(scale: Int) throws {
-        try Workspace.with { workspace in
+    func frameMatchesSmallTiles(scale: Int) async throws {
+        try await Workspace.with { workspace in
             let small = try UpstreamSimulator()
             small.serveFixtureTiles()
             let large = try Self.largeTileUpstream()
@@ -46,7 +46,7 @@ struct LargeTileSourceTests {
             var frames: [RasterImage] = []
             for style in ["local", "aerial"] {
                 let scene = try workspace.write(Scenes.scene(#""style": "\#(style)""#), to: "\(style).json")
-                let result = try workspace.mapframe([
+                let result = try await workspace.mapframe([
                     "snapshot", scene, "--style-file", smallStyle, "--style-file", largeStyle, "--cache-dir", workspace.path("cache"),
                     "--scale", String(scale), "--output", workspace.path("\(style).png"),
                 ])
@@ -63,15 +63,15 @@ struct LargeTileSourceTests {
     }
 
     @Test("seeding map zooms 15-16 of a 512 px style fetches its tiles of zoom 14-15")
-    func seedFetchesOneZoomShallower() throws {
-        try Workspace.with { workspace in
+    func seedFetchesOneZoomShallower() async throws {
+        try await Workspace.with { workspace in
             let large = try Self.largeTileUpstream()
             let style = try workspace.writeStyle(upstream: large, tileSize: 512)
             let area = SeedArea(bbox: "0.12,52.20,0.15,52.215", zooms: 14...15)
             let arguments = ["seed", "--style", "local", "--style-file", style, "--cache-dir", workspace.path("cache"), "--bbox", area.bbox, "--zoom", "15-16"]
-            let dryRun = try workspace.mapframe(arguments + ["--dry-run"])
+            let dryRun = try await workspace.mapframe(arguments + ["--dry-run"])
             #expect(dryRun.standardOutput.contains("local: \(area.tiles.count) tiles at zoom 14-15 (512 px tiles, for map zoom 15-16)"), "\(dryRun)")
-            let seeded = try workspace.mapframe(arguments)
+            let seeded = try await workspace.mapframe(arguments)
             #expect(seeded.status == 0, "\(seeded)")
             #expect(Set(large.requests.map(\.path)) == Set(area.tiles.map(upstreamPath)))
         }

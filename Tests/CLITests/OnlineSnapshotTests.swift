@@ -10,9 +10,9 @@ struct OnlineSnapshotTests {
     static let scene = Scenes.scene(#""style": "local""#)
 
     /// Snapshots `scene.json` into `out.png` with the local style and `cache/local.mbtiles`.
-    static func snapshot(_ workspace: Workspace, style: String, offline: Bool = false) throws -> CommandResult {
+    static func snapshot(_ workspace: Workspace, style: String, offline: Bool = false) async throws -> CommandResult {
         let scene = try workspace.write(Self.scene, to: "scene.json")
-        return try workspace.mapframe(
+        return try await workspace.mapframe(
             ["snapshot", scene, "--style-file", style, "--cache-dir", workspace.path("cache"), "--output", workspace.path("out.png")]
                 + (offline ? ["--offline"] : [])
         )
@@ -25,13 +25,13 @@ struct OnlineSnapshotTests {
     }
 
     @Test("a snapshot fetches its tiles; a second one finds them cached and asks for nothing")
-    func fetchThenCached() throws {
-        try Workspace.with { workspace in
+    func fetchThenCached() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
 
-            let first = try Self.snapshot(workspace, style: style)
+            let first = try await Self.snapshot(workspace, style: style)
             #expect(first.status == 0, "\(first)")
             let fetched = try Self.counts(first)
             #expect(fetched.tiles > 0 && fetched == FillCounts(tiles: fetched.tiles, fetched: fetched.tiles), "\(first)")
@@ -43,7 +43,7 @@ struct OnlineSnapshotTests {
             let firstFrame = try workspace.contents("out.png")
 
             upstream.resetLog()
-            let second = try Self.snapshot(workspace, style: style)
+            let second = try await Self.snapshot(workspace, style: style)
             #expect(second.status == 0, "\(second)")
             #expect(try Self.counts(second) == FillCounts(tiles: fetched.tiles, cached: fetched.tiles), "\(second)")
             #expect(upstream.requests.isEmpty)
@@ -52,13 +52,13 @@ struct OnlineSnapshotTests {
     }
 
     @Test("with every upstream request failing and no cache, the frame still renders grey and names the failures")
-    func upstreamDown() throws {
-        try Workspace.with { workspace in
+    func upstreamDown() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.answerEveryRequest(status: 500)
             let style = try workspace.writeStyle(upstream: upstream)
 
-            let result = try Self.snapshot(workspace, style: style)
+            let result = try await Self.snapshot(workspace, style: style)
             #expect(result.status == 0, "\(result)")
             let counts = try Self.counts(result)
             #expect(counts.tiles > 0 && counts == FillCounts(tiles: counts.tiles, failed: counts.tiles), "\(result)")
@@ -72,23 +72,23 @@ struct OnlineSnapshotTests {
     }
 
     @Test("--offline never asks the upstream: expired tiles are drawn stale; online, they are revalidated")
-    func offline() throws {
-        try Workspace.with { workspace in
+    func offline() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles { _ in [("Cache-Control", "max-age=0"), ("ETag", "\"v1\"")] }
             let style = try workspace.writeStyle(upstream: upstream)
-            let first = try Self.snapshot(workspace, style: style)
+            let first = try await Self.snapshot(workspace, style: style)
             let tiles = try Self.counts(first).tiles
             try #require(first.status == 0 && tiles > 0, "\(first)")
 
             upstream.resetLog()
-            let offline = try Self.snapshot(workspace, style: style, offline: true)
+            let offline = try await Self.snapshot(workspace, style: style, offline: true)
             #expect(offline.status == 0, "\(offline)")
             #expect(try Self.counts(offline) == FillCounts(tiles: tiles, stale: tiles), "\(offline)")
             #expect(upstream.requests.isEmpty)
             #expect(try workspace.image("out.png").pixel(x: 160, y: 240) != missingGrey, "stale tiles should be drawn")
 
-            let online = try Self.snapshot(workspace, style: style)
+            let online = try await Self.snapshot(workspace, style: style)
             #expect(online.status == 0, "\(online)")
             #expect(try Self.counts(online) == FillCounts(tiles: tiles, revalidated: tiles), "\(online)")
             #expect(upstream.requests.count == tiles && upstream.requests.allSatisfy { $0.headers["if-none-match"] == "\"v1\"" })

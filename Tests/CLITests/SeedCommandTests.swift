@@ -15,15 +15,15 @@ struct SeedCommandTests {
     }
 
     @Test("seed fetches every tile of the area once; a second run finds them all cached and asks for nothing")
-    func seedThenResume() throws {
-        try Workspace.with { workspace in
+    func seedThenResume() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
             let tiles = Self.area.tiles
             try #require(tiles.count == 64)
 
-            let first = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--concurrency", "4"]))
+            let first = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--concurrency", "4"]))
             #expect(first.status == 0, "\(first)")
             // Standard error is a file here, not a terminal: plain progress lines, no bar.
             #expect(!first.errorLines.isEmpty)
@@ -35,14 +35,14 @@ struct SeedCommandTests {
             #expect(upstream.requests.count == 64, "each tile should be asked for once")
             #expect(Set(upstream.requests.map(\.path)) == Set(tiles.map(upstreamPath)))
 
-            let contents = try CacheContents.read(workspace.path("cache/local.mbtiles"))
+            let contents = try await CacheContents.read(workspace.path("cache/local.mbtiles"))
             #expect(contents.integrity == "ok")
             #expect(contents.tiles == tiles)
             #expect(contents.undecodable.isEmpty, "\(contents.undecodable)")
             #expect(contents.tilesWithoutState.isEmpty, "\(contents.tilesWithoutState)")
 
             upstream.resetLog()
-            let second = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area))
+            let second = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area))
             #expect(second.status == 0, "\(second)")
             #expect(second.errorLines.last.flatMap(FillCounts.init) == FillCounts(tiles: 64, cached: 64), "\(second)")
             #expect(upstream.requests.isEmpty, "a resumed seed asked for \(upstream.requests.count) cached tiles")
@@ -50,19 +50,19 @@ struct SeedCommandTests {
     }
 
     @Test("--dry-run prints the counts and fetches nothing")
-    func dryRun() throws {
-        try Workspace.with { workspace in
+    func dryRun() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
 
-            let before = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--dry-run"]))
+            let before = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--dry-run"]))
             #expect(before.status == 0, "\(before)")
             #expect(before.standardOutput.contains("local: 64 tiles at zoom 14-16; 0 cached and fresh, 64 to fetch"), "\(before)")
             #expect(upstream.requests.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: workspace.path("cache")), "a dry run writes nothing, not even the cache directory")
             let namedFile = workspace.path("named.mbtiles")
-            let named = try workspace.mapframe(
+            let named = try await workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", style, "--cache", namedFile, "--dry-run"] + Self.area.arguments
             )
             #expect(named.status == 0 && named.standardOutput.contains("0 cached and fresh"), "\(named)")
@@ -70,10 +70,10 @@ struct SeedCommandTests {
 
             // Seed zoom 14-15 only (22 tiles); a dry run of 14-16 then counts them as cached.
             let part = SeedArea(bbox: Self.area.bbox, zooms: 14...15)
-            let seeded = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: part))
+            let seeded = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: part))
             try #require(seeded.status == 0, "\(seeded)")
             upstream.resetLog()
-            let after = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--dry-run"]))
+            let after = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: Self.area, extra: ["--dry-run"]))
             #expect(after.status == 0, "\(after)")
             #expect(after.standardOutput.contains("local: 64 tiles at zoom 14-16; \(part.tiles.count) cached and fresh, \(64 - part.tiles.count) to fetch"), "\(after)")
             #expect(upstream.requests.isEmpty)
@@ -91,8 +91,8 @@ struct SeedCommandTests {
     ]
 
     @Test("seed refuses tile.openstreetmap.org with exit 2, says why, and makes no request", arguments: openStreetMapStyles)
-    func refusesOpenStreetMap(styleFile: String?) throws {
-        try Workspace.with { workspace in
+    func refusesOpenStreetMap(styleFile: String?) async throws {
+        try await Workspace.with { workspace in
             // Every proxy variable points at the simulator, so any attempt to reach a tile
             // server, by HTTP or HTTPS, would show up as a connection to it.
             let upstream = try UpstreamSimulator()
@@ -106,7 +106,7 @@ struct SeedCommandTests {
             } else {
                 arguments += ["--style", "osm"]
             }
-            let result = try workspace.mapframe(arguments, environment: environment)
+            let result = try await workspace.mapframe(arguments, environment: environment)
             #expect(result.status == 2, "\(result)")
             #expect(result.standardError.contains("usage policy forbids bulk download"), "\(result)")
             #expect(upstream.connectionCount == 0, "seed tried to fetch")
@@ -127,12 +127,12 @@ struct SeedCommandTests {
     ]
 
     @Test("a zoom outside the style's range or a bad concurrency exits 2 naming the field", arguments: badOptions)
-    func badOption(bad: BadOption) throws {
-        try Workspace.with { workspace in
+    func badOption(bad: BadOption) async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
-            let result = try workspace.mapframe(
+            let result = try await workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", style, "--cache-dir", workspace.path("cache"), "--bbox", "0.14,52.20,0.15,52.21"] + bad.arguments
             )
             #expect(result.status == 2, "\(result)")
@@ -144,8 +144,8 @@ struct SeedCommandTests {
     }
 
     @Test("tiles the upstream fails are named, the rest are stored, the exit status is 1, and a re-run fetches only those")
-    func someTilesFail() throws {
-        try Workspace.with { workspace in
+    func someTilesFail() async throws {
+        try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
@@ -156,7 +156,7 @@ struct SeedCommandTests {
                 upstream.setResponse(SimulatedResponse(status: 500, headers: [("Content-Type", "text/plain")], body: Data("oops\n".utf8)), for: upstreamPath(tile))
             }
 
-            let result = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: area, extra: ["--concurrency", "4"]))
+            let result = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: area, extra: ["--concurrency", "4"]))
             #expect(result.status == 1, "\(result)")
             #expect(result.errorLines.compactMap(FillCounts.init).last == FillCounts(tiles: tiles.count, fetched: tiles.count - 2, failed: 2), "\(result)")
             for tile in failing {
@@ -164,14 +164,14 @@ struct SeedCommandTests {
                 #expect(report?.contains("HTTP 500") == true, "tile \(tile) is not reported as failed: \(result)")
                 #expect(upstream.requestCount(for: upstreamPath(tile)) == 3, "a 5xx answer is tried 3 times")
             }
-            let contents = try CacheContents.read(workspace.path("cache/local.mbtiles"))
+            let contents = try await CacheContents.read(workspace.path("cache/local.mbtiles"))
             #expect(contents.tiles == tiles.subtracting(failing))
             #expect(contents.integrity == "ok")
 
             // The upstream recovers; a re-run fetches just the two.
             for tile in failing { upstream.setResponse(.png(FixturePNG.data(for: tile)), for: upstreamPath(tile)) }
             upstream.resetLog()
-            let rerun = try workspace.mapframe(Self.seedArguments(workspace, style: style, area: area))
+            let rerun = try await workspace.mapframe(Self.seedArguments(workspace, style: style, area: area))
             #expect(rerun.status == 0, "\(rerun)")
             #expect(rerun.errorLines.last.flatMap(FillCounts.init) == FillCounts(tiles: tiles.count, cached: tiles.count - 2, fetched: 2), "\(rerun)")
             #expect(Set(upstream.requests.map(\.path)) == Set(failing.map(upstreamPath)))

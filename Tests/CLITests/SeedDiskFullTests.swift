@@ -20,16 +20,16 @@ struct SeedDiskFullTests {
     static let concurrency = 2
 
     @Test("seed stops at the first tile it cannot store, says the disk is full, and keeps what it stored")
-    func stopsWhenTheDiskIsFull() throws {
-        try Workspace.with { workspace in
-            let disk = try TinyFilesystem(at: workspace.path("tiny"), size: "200k")
+    func stopsWhenTheDiskIsFull() async throws {
+        try await Workspace.with { workspace in
+            let disk = try await TinyFilesystem(at: workspace.path("tiny"), size: "200k")
             defer { disk.unmount() }
             let upstream = try UpstreamSimulator()
             upstream.serveFixtureTiles()
             let style = try workspace.writeStyle(upstream: upstream)
             try #require(Self.area.tiles.count > 2000)
 
-            let result = try workspace.mapframe(
+            let result = try await workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", style, "--cache-dir", disk.path, "--concurrency", String(Self.concurrency)]
                     + Self.area.arguments
             )
@@ -42,7 +42,7 @@ struct SeedDiskFullTests {
             let stored = try #require(message.firstMatch(of: /(\d+) tiles/).flatMap { Int($0.1) }, "the message should say how many tiles were stored: \(message)")
 
             let copy = try disk.copyCache(named: "local.mbtiles", to: workspace.directory.path)
-            let contents = try CacheContents.read(copy)
+            let contents = try await CacheContents.read(copy)
             #expect(contents.integrity == "ok")
             #expect(contents.tiles.count == stored, "the message says \(stored) tiles were stored; the cache holds \(contents.tiles.count)")
             #expect(stored > 0, "some tiles fit before the disk filled up")

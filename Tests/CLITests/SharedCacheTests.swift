@@ -70,7 +70,7 @@ struct SharedCacheTests {
             defer { detailed.stop() }
             let held = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
             #expect(try await HTTP.get(server.url(held)).status == 200)
-            try rig.cluster.stop()
+            try await rig.cluster.stop()
             // Held in memory, never cached, and neighbours: memory, then the upstream.
             var statuses: [Int] = []
             for offset in 0..<12 {
@@ -92,7 +92,7 @@ struct SharedCacheTests {
             #expect(metrics.contains(#"mapframe_cache_available{backend="postgres"} 0"#), "\(metrics.split(separator: "\n").filter { $0.contains("available") })")
             #expect(!metrics.contains(rig.cluster.password))
 
-            try rig.cluster.start()
+            try await rig.cluster.start()
             var recovered = false
             for _ in 0..<40 where !recovered {
                 try await Task.sleep(for: .milliseconds(250))
@@ -103,7 +103,7 @@ struct SharedCacheTests {
             // A tile fetched now is stored in the database again.
             let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
             #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
-            let stored = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
+            let stored = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
             #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(stored)")
             #expect(!server.child.standardErrorSoFar.contains(rig.cluster.password))
         }
@@ -116,7 +116,7 @@ struct SharedCacheTests {
             #expect(try await HTTP.get(server.url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status == 200)
             // Every statement on the tiles now fails with SQLSTATE 42P01, as it would with 42501
             // for rights taken away: the database answers, but refuses the cache's work.
-            try rig.cluster.psql("ALTER TABLE mapframe_tiles RENAME TO mapframe_tiles_aside", database: "tiles")
+            try await rig.cluster.psql("ALTER TABLE mapframe_tiles RENAME TO mapframe_tiles_aside", database: "tiles")
             var statuses: [Int] = []
             for offset in 0..<12 {
                 let tile = TileID(z: 16, x: Self.tile.x + offset % 4, y: Self.tile.y + offset / 4)
@@ -131,7 +131,7 @@ struct SharedCacheTests {
             let log = server.child.standardErrorSoFar
             #expect(log.contains("is unavailable") && log.contains("42P01"), "\(log.suffix(800))")
 
-            try rig.cluster.psql("ALTER TABLE mapframe_tiles_aside RENAME TO mapframe_tiles", database: "tiles")
+            try await rig.cluster.psql("ALTER TABLE mapframe_tiles_aside RENAME TO mapframe_tiles", database: "tiles")
             var recovered = false
             for _ in 0..<60 where !recovered {
                 try await Task.sleep(for: .milliseconds(250))
@@ -145,7 +145,7 @@ struct SharedCacheTests {
             for offset in 7..<17 where !storedOne {
                 let fresh = TileID(z: 16, x: Self.tile.x + offset, y: Self.tile.y)
                 #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
-                storedOne = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles") == "1"
+                storedOne = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles") == "1"
             }
             #expect(storedOne, "no tile fetched after the table came back was stored: \(server.child.standardErrorSoFar.suffix(800))")
         }
@@ -163,7 +163,7 @@ struct SharedCacheTests {
                 """.utf8)
             let killer = Task {
                 for _ in 0..<20 {
-                    _ = try? rig.cluster.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'tiles' AND pid <> pg_backend_pid()")
+                    _ = try? await rig.cluster.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'tiles' AND pid <> pg_backend_pid()")
                     try await Task.sleep(for: .milliseconds(100))
                 }
             }
@@ -216,7 +216,7 @@ struct SharedCacheTests {
             let leaky = answers.filter { $0.status == 503 && ($0.body.contains("postgres") || $0.body.contains(".swift") || $0.body.contains("127.0.0.1")) }
             #expect(leaky.isEmpty, "\(leaky.first?.body ?? "")")
             let acknowledged = Set(answers.compactMap(\.id) + [recoveredID].compactMap { $0 })
-            let stored = Set(try rig.cluster.psql("SELECT id FROM mapframe_routes", database: "tiles").split(separator: "\n").map(String.init))
+            let stored = Set(try await rig.cluster.psql("SELECT id FROM mapframe_routes", database: "tiles").split(separator: "\n").map(String.init))
             #expect(acknowledged.isSubset(of: stored), "\(acknowledged.subtracting(stored).count) acknowledged routes are not stored")
         }
     }
@@ -224,7 +224,7 @@ struct SharedCacheTests {
     @Test("each tile served from the database costs one statement, its lookup, counted by pg_stat_statements")
     func oneStatementPerLookup() async throws {
         try await SharedCacheRig.with(instances: 0, preloading: ["pg_stat_statements"]) { rig in
-            let seeded = try rig.workspace.mapframe(
+            let seeded = try await rig.workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", rig.style, "--cache", rig.databaseURL] + SeedCommandTests.area.arguments,
                 environment: rig.environment
             )
@@ -232,14 +232,14 @@ struct SharedCacheTests {
             let server = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: rig.workspace.directory, environment: rig.environment
             )
             defer { server.stop() }
-            try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
+            try await rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
 
             let tiles = SeedCommandTests.area.tiles.sorted { ($0.z, $0.x, $0.y) < ($1.z, $1.x, $1.y) }
             for tile in tiles {
                 #expect(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200)
             }
 
-            let rows = try rig.cluster.psql("""
+            let rows = try await rig.cluster.psql("""
                 SELECT calls || E'\\t' || regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements
                 WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'tiles') AND query NOT LIKE '%pg_stat_statements%'
                 """, database: "tiles").split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
@@ -263,13 +263,13 @@ struct SharedCacheTests {
             let server = try await ServeProcess.start(["--cache", rig.databaseURL, "--style-file", rig.style], in: rig.workspace.directory, environment: rig.environment
             )
             defer { server.stop() }
-            try rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
+            try await rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
             let started = Date()
             for _ in 0..<20 {
                 #expect(try await HTTP.get(server.url("healthz")).status == 200)
             }
             let seconds = Date().timeIntervalSince(started)
-            let checks = try rig.cluster.psql("""
+            let checks = try await rig.cluster.psql("""
                 SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
                 WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'tiles') AND query LIKE '%has_table_privilege%'
                 """, database: "tiles")
@@ -285,32 +285,32 @@ struct SharedCacheTests {
             let workspace = rig.workspace
             // A cache as a seed leaves it: every tile with its ETag and expiry.
             rig.upstream.serveFixtureTiles { tile in [("ETag", "\"\(tile.x)-\(tile.y)\""), ("Cache-Control", "max-age=86400")] }
-            let seeded = try workspace.mapframe(
+            let seeded = try await workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", rig.style, "--cache-dir", workspace.path("from")] + SeedCommandTests.area.arguments
             )
             try #require(seeded.status == 0, "\(seeded)")
-            try workspace.addRoutes(["aaaa000000000001", "aaaa000000000002"], to: workspace.path("from/routes.sqlite"))
+            try await workspace.addRoutes(["aaaa000000000001", "aaaa000000000002"], to: workspace.path("from/routes.sqlite"))
 
-            let there = try workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
+            let there = try await workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
             #expect(there.status == 0, "\(there)")
             #expect(there.standardOutput.contains("local: copied 64 tiles") && there.standardOutput.contains("routes: copied 2"), "\(there)")
-            let back = try workspace.mapframe(["cache", "copy", rig.databaseURL, workspace.path("back")], environment: rig.environment)
+            let back = try await workspace.mapframe(["cache", "copy", rig.databaseURL, workspace.path("back")], environment: rig.environment)
             #expect(back.status == 0, "\(back)")
 
             let query = """
                 SELECT t.zoom_level, t.tile_column, t.tile_row, hex(t.tile_data), s.etag, s.last_modified, s.expires_at, s.fetched_at
                 FROM tiles t JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row) ORDER BY 1, 2, 3
                 """
-            let original = try IndependentSQLite.query(workspace.path("from/local.mbtiles"), query)
+            let original = try await IndependentSQLite.query(workspace.path("from/local.mbtiles"), query)
             #expect(original.count == 64)
-            #expect(try IndependentSQLite.query(workspace.path("back/local.mbtiles"), query) == original)
+            #expect(try await IndependentSQLite.query(workspace.path("back/local.mbtiles"), query) == original)
             let routes = "SELECT id, created_at, hex(coordinates), hex(part_lengths) FROM routes ORDER BY id"
-            #expect(try IndependentSQLite.query(workspace.path("back/routes.sqlite"), routes) == IndependentSQLite.query(workspace.path("from/routes.sqlite"), routes))
+            #expect(try await IndependentSQLite.query(workspace.path("back/routes.sqlite"), routes) == IndependentSQLite.query(workspace.path("from/routes.sqlite"), routes))
 
             // Run again: nothing doubles, routes already there are kept.
-            let again = try workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
+            let again = try await workspace.mapframe(["cache", "copy", workspace.path("from"), rig.databaseURL], environment: rig.environment)
             #expect(again.standardOutput.contains("routes: copied 0; 2 already there"), "\(again)")
-            let count = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles")
+            let count = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles")
             #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "64")
         }
     }
@@ -318,15 +318,15 @@ struct SharedCacheTests {
     @Test("--cache-limit purges the least recently used tiles of a shared database, as it does a file")
     func capacityPurgesTheDatabase() async throws {
         try await SharedCacheRig.with(instances: 0) { rig in
-            let seeded = try rig.workspace.mapframe(
+            let seeded = try await rig.workspace.mapframe(
                 ["seed", "--style", "local", "--style-file", rig.style, "--cache", rig.databaseURL, "--cache-limit", "20"] + SeedCommandTests.area.arguments,
                 environment: rig.environment
             )
             #expect(seeded.status == 0, "\(seeded)")
             #expect(rig.upstream.requests.count == 64, "every tile of the area is fetched once")
-            let count = try rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles").trimmingCharacters(in: .whitespacesAndNewlines)
+            let count = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles", database: "tiles").trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(Int(count).map { (1...20).contains($0) } == true, "\(count) tiles kept; the limit is 20")
-            let stats = try rig.workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: rig.environment)
+            let stats = try await rig.workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: rig.environment)
             #expect(stats.standardOutput.contains("tiles: \(count) ("), "\(stats)")
         }
     }
@@ -336,10 +336,10 @@ struct SharedCacheTests {
         try await SharedCacheRig.with(instances: 0) { rig in
             let workspace = rig.workspace
             let inURL = rig.databaseURL.replacingOccurrences(of: "mapframe@", with: "mapframe:hunter2secret@")
-            let refused = try workspace.mapframe(["cache", "stats", "--cache", inURL])
+            let refused = try await workspace.mapframe(["cache", "stats", "--cache", inURL])
             #expect(refused.status != 0 && refused.standardError.contains("holds a password") && !refused.standardError.contains("hunter2secret"), "\(refused)")
 
-            let wrong = try workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": "wrong-password-123"])
+            let wrong = try await workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": "wrong-password-123"])
             #expect(wrong.status == 1, "\(wrong)")
             #expect(wrong.standardError.contains("password authentication failed"), "\(wrong)")
             #expect(!wrong.standardError.contains("wrong-password-123") && !wrong.standardError.contains(rig.cluster.password), "\(wrong)")
@@ -347,7 +347,7 @@ struct SharedCacheTests {
             // A pgpass file serves as well as PGPASSWORD.
             let pgpass = try workspace.write("127.0.0.1:\(rig.cluster.port):tiles:mapframe:\(rig.cluster.password)\n", to: "pgpass")
             chmod(pgpass, 0o600)
-            let fromFile = try workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": nil, "PGPASSFILE": pgpass])
+            let fromFile = try await workspace.mapframe(["cache", "stats", "--cache", rig.databaseURL], environment: ["PGPASSWORD": nil, "PGPASSFILE": pgpass])
             #expect(fromFile.status == 0, "\(fromFile)")
         }
     }
@@ -369,13 +369,13 @@ struct SharedCacheRig {
     static func with(
         instances count: Int, upstreamDelay: TimeInterval = 0, preloading libraries: [String] = [], _ body: (SharedCacheRig) async throws -> Void
     ) async throws {
-        let cluster = try PostgresCluster(preloading: libraries)
+        let cluster = try await PostgresCluster(preloading: libraries)
         defer { cluster.remove() }
-        try cluster.createDatabase("tiles")
+        try await cluster.createDatabase("tiles")
         let upstream = try UpstreamSimulator()
         defer { upstream.stop() }
         upstream.serveFixtureTiles(delay: upstreamDelay, headers: { _ in [("Cache-Control", "max-age=86400")] })
-        try await Workspace.withAsync { workspace in
+        try await Workspace.with { workspace in
             var rig = SharedCacheRig(workspace: workspace, cluster: cluster, upstream: upstream, style: try workspace.writeStyle(upstream: upstream))
             defer { rig.instances.forEach { $0.stop() } }
             for _ in 0..<count {
@@ -437,8 +437,8 @@ enum HTTP {
 
 extension Workspace {
     /// Adds routes of three points each to a `routes.sqlite` the server would make.
-    func addRoutes(_ ids: [String], to path: String) throws {
-        let result = try runPython("""
+    func addRoutes(_ ids: [String], to path: String) async throws {
+        let result = try await runPython("""
             import sqlite3, struct, sys
             connection = sqlite3.connect(sys.argv[1])
             connection.execute("CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB)")
@@ -465,7 +465,7 @@ struct LoadBalancerTests {
             // Sixteen tiles, fetched once into the shared cache.
             let tiles = (0..<16).map { TileID(z: 16, x: SharedCacheTests.tile.x + $0 % 4, y: SharedCacheTests.tile.y + $0 / 4) }
             for tile in tiles { #expect(try await HTTP.get(rig.instances[0].url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
-            let balancer = try LoadBalancer(ports: rig.instances.map(\.port), in: rig.workspace)
+            let balancer = try await LoadBalancer(ports: rig.instances.map(\.port), in: rig.workspace)
             defer { balancer.stop() }
             let paths = tiles.map { "/tiles/local/\($0.z)/\($0.x)/\($0.y).png" }
             let load = try balancer.startLoad(paths: paths, seconds: 6, in: rig.workspace)
@@ -519,13 +519,13 @@ struct LoadBalancer {
     }
 
     /// Starts nginx on a free port (`FreePort.retrying`).
-    init(ports: [Int], in workspace: Workspace) throws {
-        (process, port) = try FreePort.retrying({ port in (try Self.start(instancePorts: ports, port: port, in: workspace), port) }, whenTaken: { error in
+    init(ports: [Int], in workspace: Workspace) async throws {
+        (process, port) = try await FreePort.retrying({ port in (try await Self.start(instancePorts: ports, port: port, in: workspace), port) }, whenTaken: { error in
             (error as? TestSetupError)?.description.contains("Address already in use") == true
         })
     }
 
-    private static func start(instancePorts ports: [Int], port: Int, in workspace: Workspace) throws -> ChildProcess {
+    private static func start(instancePorts ports: [Int], port: Int, in workspace: Workspace) async throws -> ChildProcess {
         let prefix = workspace.path("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: prefix + "/error.log")
@@ -552,7 +552,7 @@ struct LoadBalancer {
                 process.stop()
                 throw TestSetupError(description: "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         return process
     }

@@ -6,11 +6,11 @@ import Testing
 @Suite("mapframe snapshot")
 struct SnapshotCommandTests {
     @Test("fixtures then snapshot writes a 320x480 PNG and one tile report line")
-    func singleFrame() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func singleFrame() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let image = try workspace.image("out.png")
             #expect(image.width == 320 && image.height == 480)
@@ -21,14 +21,14 @@ struct SnapshotCommandTests {
     }
 
     @Test("--out-dir writes DIR/<name>.png for each scene")
-    func severalFrames() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func severalFrames() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let names = ["alpha", "bravo", "charlie"]
             let scenes = try [Scenes.scene(), Scenes.withMarkers, Scenes.scene(#""attribution": false"#)].enumerated().map { index, json in
                 try workspace.write(json, to: "scenes/\(names[index]).json")
             }
-            let result = try runProgram(
+            let result = try await runProgram(
                 MapframeExecutable.url(), ["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")], in: workspace.directory
             )
             #expect(result.status == 0, "\(result)")
@@ -46,16 +46,16 @@ struct SnapshotCommandTests {
     }
 
     @Test("frames drawn several at a time are reported in the scenes' order, each in its own file")
-    func reportsInOrder() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func reportsInOrder() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             // Routes of different lengths make frames of different cost, so they may finish out of order.
             let names = (0..<16).map { String(format: "frame-%02d", $0) }
             let scenes = try names.enumerated().map { index, name in
                 let route = #""route": {"coordinates": [\#(Scenes.routePositions(index % 2 == 0 ? 2 : 5_000))]}"#
                 return try workspace.write(Scenes.scene(route), to: "scenes/\(name).json")
             }
-            let result = try workspace.mapframe(["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")])
+            let result = try await workspace.mapframe(["snapshot"] + scenes + ["--cache", cache, "--offline", "--out-dir", workspace.path("frames")])
             #expect(result.status == 0, "\(result)")
             #expect(result.errorLines.count == names.count, "\(result)")
             for (line, name) in zip(result.errorLines, names) {
@@ -66,31 +66,31 @@ struct SnapshotCommandTests {
     }
 
     @Test("a frame that cannot be written is named with the reason; what was there stays, and no temporary file is left")
-    func unwritableFrame() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func unwritableFrame() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Scenes.scene(), to: "scene.json")
             // A directory in the frame's place: the frame cannot be renamed over it.
             let kept = try workspace.write("kept", to: "taken.png/kept.txt")
-            let refused = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("taken.png"))
+            let refused = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("taken.png"))
             #expect(refused.status != 0, "\(refused)")
             #expect(refused.standardError.contains("\(workspace.path("taken.png")): cannot write the frame (renaming into place: Is a directory)"), "\(refused)")
             #expect(try String(contentsOfFile: kept, encoding: .utf8) == "kept")
             let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).filter { $0.hasSuffix(".tmp") }
             #expect(left.isEmpty, "temporary files left: \(left)")
 
-            let missing = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("missing/out.png"))
+            let missing = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("missing/out.png"))
             #expect(missing.status != 0, "\(missing)")
             #expect(missing.standardError.contains("missing/out.png: cannot write the frame (creating a temporary file: No such file or directory)"), "\(missing)")
         }
     }
 
     @Test("--scale 2 renders 640x960")
-    func retina() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func retina() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--scale", "2", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--scale", "2", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let image = try workspace.image("out.png")
             #expect(image.width == 640 && image.height == 960)
@@ -100,11 +100,11 @@ struct SnapshotCommandTests {
     }
 
     @Test("a corrupt tile renders grey, is named in a warning, and the frame still succeeds")
-    func corruptTile() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func corruptTile() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let tile = slippyTile(latitude: 52.2055, longitude: 0.1414, zoom: 16)
-            let corrupt = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
+            let corrupt = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
                 "python3", "-c",
                 """
                 import sqlite3, sys
@@ -119,7 +119,7 @@ struct SnapshotCommandTests {
             try #require(corrupt.status == 0 && corrupt.standardOutput.hasPrefix("1"), "could not corrupt the tile: \(corrupt)")
 
             let scene = try workspace.write(Scenes.scene(#""attribution": false"#), to: "scene.json")
-            let result = try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
+            let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
             #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: 1), "\(line)")

@@ -44,7 +44,7 @@ struct StorageFaultTests {
             let file = rig.workspace.path("cache/local.mbtiles")
             // Every page in the file itself, none left in its write-ahead log: the start-up check
             // reads the page count from the file's header, which a checkpoint brings up to date.
-            let checkpoint = try runPython("import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')", [file])
+            let checkpoint = try await runPython("import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')", [file])
             try #require(checkpoint.status == 0, "\(checkpoint)")
             let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
             #expect(truncate(file, off_t(size / 2)) == 0)
@@ -127,7 +127,7 @@ struct StorageFaultTests {
         let upstream = try UpstreamSimulator()
         defer { upstream.stop() }
         upstream.serveFixtureTiles(headers: { _ in [("Cache-Control", "max-age=86400")] })
-        try await Workspace.withAsync { workspace in
+        try await Workspace.with { workspace in
             let style = try workspace.writeStyle(upstream: upstream)
             let arguments = ["--cache-dir", workspace.path("cache"), "--style-file", style]
             let filling = try await ServeProcess.start(arguments, in: workspace.directory)
@@ -146,7 +146,7 @@ struct StorageFaultTests {
 /// `chattr +i`: a file nobody may write, root included, on file systems that keep the flag.
 enum Immutability {
     static func set(_ immutable: Bool, on path: String) throws {
-        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/chattr"), [immutable ? "+i" : "-i", path], in: URL(fileURLWithPath: "/"))
+        let result = try runProgramBlocking(URL(fileURLWithPath: "/usr/bin/chattr"), [immutable ? "+i" : "-i", path], in: URL(fileURLWithPath: "/"))
         guard result.status == 0 else { throw TestSetupError(description: "chattr on \(path): \(result)") }
     }
 
@@ -156,7 +156,7 @@ enum Immutability {
         guard let directory = try? TemporaryDirectory("immutability") else { return "no temporary directory" }
         defer { directory.remove() }
         let file = directory.path("probe")
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         do {
             try set(true, on: file)
             try set(false, on: file)

@@ -13,15 +13,10 @@ struct Workspace {
     let directory: URL
 
     /// Runs `body` in a new empty workspace, removed afterwards.
-    static func with<T>(_ body: (Workspace) throws -> T) throws -> T {
-        try withTemporaryDirectory { directory in try body(Workspace(directory: directory)) }
-    }
-
-    /// `with(_:)` for a body that waits.
-    static func withAsync(_ body: (Workspace) async throws -> Void) async throws {
+    static func with<T>(_ body: (Workspace) async throws -> T) async throws -> T {
         let directory = try TemporaryDirectory("workspace")
         defer { directory.remove() }
-        try await body(Workspace(directory: directory.url))
+        return try await body(Workspace(directory: directory.url))
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -45,12 +40,12 @@ struct Workspace {
     }
 
     /// Runs `mapframe` to completion; `environment` sets (or, with nil, removes) variables.
-    func mapframe(_ arguments: String..., environment: [String: String?] = [:]) throws -> CommandResult {
-        try runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
+    func mapframe(_ arguments: String..., environment: [String: String?] = [:]) async throws -> CommandResult {
+        try await runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
     }
 
-    func mapframe(_ arguments: [String], environment: [String: String?] = [:]) throws -> CommandResult {
-        try runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
+    func mapframe(_ arguments: [String], environment: [String: String?] = [:]) async throws -> CommandResult {
+        try await runProgram(MapframeExecutable.url(), arguments, in: directory, environment: environment)
     }
 
     /// Starts `mapframe` in the background.
@@ -60,8 +55,8 @@ struct Workspace {
 
     /// Builds fixture tiles covering the test scenes (zoom 16 and, for scale 2, 17) into
     /// `tiles.mbtiles` and returns its path.
-    func buildFixtures() throws -> String {
-        let result = try mapframe("fixtures", "--bbox", "0.136,52.201,0.147,52.210", "--zoom", "16-17", "--output", path("tiles.mbtiles"))
+    func buildFixtures() async throws -> String {
+        let result = try await mapframe("fixtures", "--bbox", "0.136,52.201,0.147,52.210", "--zoom", "16-17", "--output", path("tiles.mbtiles"))
         try #require(result.status == 0, "mapframe fixtures failed: \(result)")
         return path("tiles.mbtiles")
     }
@@ -215,10 +210,10 @@ struct CacheContents {
     /// Stored tiles whose bytes do not decode as PNG.
     var undecodable: Set<TileID> = []
 
-    static func read(_ path: String) throws -> CacheContents {
-        let integrity = try IndependentSQLite.query(path, "PRAGMA integrity_check").map { $0.joined() }.joined(separator: " | ")
+    static func read(_ path: String) async throws -> CacheContents {
+        let integrity = try await IndependentSQLite.query(path, "PRAGMA integrity_check").map { $0.joined() }.joined(separator: " | ")
         var contents = CacheContents(integrity: integrity)
-        let rows = try IndependentSQLite.query(path, """
+        let rows = try await IndependentSQLite.query(path, """
             SELECT t.zoom_level, t.tile_column, t.tile_row, s.zoom_level IS NOT NULL, hex(t.tile_data)
             FROM tiles t LEFT JOIN mapframe_tile_state s USING (zoom_level, tile_column, tile_row)
             """)

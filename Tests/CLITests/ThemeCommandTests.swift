@@ -9,13 +9,13 @@ struct ThemeCommandTests {
     static let route = Scenes.scene(#""start": {"lat": 52.2050, "lon": 0.1400}, "finish": {"lat": 52.2070, "lon": 0.1430}, "route": {"coordinates": [[0.1400, 52.2050], [0.1415, 52.2062], [0.1430, 52.2070]]}"#)
 
     @Test("--theme draws the scene in another theme; the scene's own theme does the same")
-    func themeOption() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func themeOption() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let plain = try workspace.write(Self.route, to: "plain.json")
             let named = try workspace.write(String(Self.route.dropLast()) + #", "theme": "high-contrast"}"#, to: "named.json")
             for (scene, output, extra) in [(plain, "app.png", []), (plain, "option.png", ["--theme", "high-contrast"]), (named, "named.png", [])] {
-                let result = try workspace.mapframe(["snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output)] + extra)
+                let result = try await workspace.mapframe(["snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output)] + extra)
                 #expect(result.status == 0, "\(result)")
             }
             #expect(try workspace.image("option.png").allPixels == workspace.image("named.png").allPixels)
@@ -24,12 +24,12 @@ struct ThemeCommandTests {
     }
 
     @Test("an unknown --theme exits 2 naming it and what is allowed, and writes nothing")
-    func unknownTheme() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func unknownTheme() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Self.route, to: "scene.json")
             for command in [["snapshot", scene, "--output", workspace.path("out.png")], ["audit", scene]] {
-                let result = try workspace.mapframe(command + ["--cache", cache, "--offline", "--theme", "dark"])
+                let result = try await workspace.mapframe(command + ["--cache", cache, "--offline", "--theme", "dark"])
                 #expect(result.status == 2, "\(result)")
                 for word in ["--theme", "dark", "cyclestreets, high-contrast, categories"] {
                     #expect(result.standardError.contains(word), "\(result)")
@@ -40,11 +40,11 @@ struct ThemeCommandTests {
     }
 
     @Test("--legend writes the frame's categories beside a categories frame")
-    func legend() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func legend() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Self.route, to: "scene.json")
-            let result = try workspace.mapframe(
+            let result = try await workspace.mapframe(
                 "snapshot", scene, "--cache", cache, "--offline", "--theme", "categories", "--output", workspace.path("frame.png"),
                 "--legend", workspace.path("legend.png")
             )
@@ -59,17 +59,17 @@ struct ThemeCommandTests {
     }
 
     @Test("--legend needs the categories theme and one scene: exit 2, and nothing written")
-    func legendRefused() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func legendRefused() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let scene = try workspace.write(Self.route, to: "scene.json")
             let other = try workspace.write(Scenes.withMarkers, to: "other.json")
-            let appTheme = try workspace.mapframe(
+            let appTheme = try await workspace.mapframe(
                 "snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("frame.png"), "--legend", workspace.path("legend.png")
             )
             #expect(appTheme.status == 2, "\(appTheme)")
             #expect(appTheme.standardError.contains("--legend") && appTheme.standardError.contains("categories"), "\(appTheme)")
-            let twoScenes = try workspace.mapframe(
+            let twoScenes = try await workspace.mapframe(
                 "snapshot", scene, other, "--cache", cache, "--offline", "--theme", "categories", "--out-dir", workspace.path("frames"),
                 "--legend", workspace.path("legend.png")
             )
@@ -80,13 +80,13 @@ struct ThemeCommandTests {
     }
 
     @Test("play --theme draws every frame in the theme")
-    func playInATheme() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func playInATheme() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             let script = try workspace.write(
                 #"{"camera": {"center": {"lat": 52.2055, "lon": 0.1414}, "zoom": 16}, "steps": [{"tap": {"x": 160, "y": 240}}]}"#, to: "script.json"
             )
-            let result = try workspace.mapframe("play", script, "--cache", cache, "--offline", "--theme", "categories", "--out-dir", workspace.path("frames"))
+            let result = try await workspace.mapframe("play", script, "--cache", cache, "--offline", "--theme", "categories", "--out-dir", workspace.path("frames"))
             #expect(result.status == 0, "\(result)")
             let palette = Set(ElementKind.legendOrder.map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
             for frame in ["00.png", "01.png"] {

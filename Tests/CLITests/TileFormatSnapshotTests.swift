@@ -24,21 +24,21 @@ struct TileFormatSnapshotTests {
     static let frameTiles = FrameGeometry(camera: Camera(center: Coordinate(latitude: 52.2055, longitude: 0.1414), zoom: 16), viewport: .iPhone)
         .tilePlacements(in: TileGrid(tileSize: 256, zoomRange: ZoomRange(min: 0, max: 19)))
 
-    static func snapshot(_ workspace: Workspace, cache: String, output: String) throws -> CommandResult {
+    static func snapshot(_ workspace: Workspace, cache: String, output: String) async throws -> CommandResult {
         let scene = try workspace.write(Scenes.scene(#""attribution": false"#), to: "scene.json")
-        return try workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output))
+        return try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path(output))
     }
 
     @Test("a cache of JPEG or WebP tiles draws the frame its PNG tiles draw", arguments: ["JPEG", "WebP"])
-    func reencodedTilesDraw(_ format: String) throws {
-        try Workspace.with { workspace in
-            let fixtures = try workspace.buildFixtures()
-            let original = try Self.snapshot(workspace, cache: fixtures, output: "png.png")
+    func reencodedTilesDraw(_ format: String) async throws {
+        try await Workspace.with { workspace in
+            let fixtures = try await workspace.buildFixtures()
+            let original = try await Self.snapshot(workspace, cache: fixtures, output: "png.png")
             try #require(original.status == 0, "\(original)")
             let cache = try Self.reencodedCache(workspace, from: fixtures, to: "\(format).mbtiles") { image in
                 format == "JPEG" ? try TestImageEncoder.jpeg(image, quality: 95) : try TestImageEncoder.webp(image, lossless: true)
             }
-            let result = try Self.snapshot(workspace, cache: cache, output: "out.png")
+            let result = try await Self.snapshot(workspace, cache: cache, output: "out.png")
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
             #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: 0), "\(line)")
@@ -61,9 +61,9 @@ struct TileFormatSnapshotTests {
     }
 
     @Test("hostile tiles in the cache are drawn grey and named, the frame succeeds, and the file is left as it was")
-    func hostileTiles() throws {
-        try Workspace.with { workspace in
-            let cache = try workspace.buildFixtures()
+    func hostileTiles() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
             // A JPEG cut short is refused by its missing end marker before it is decoded.
             let truncatedJPEG = HostileImages.truncated(try TestImageEncoder.jpeg(TestPictures.gradient(width: 256, height: 256)))
             let hostile: [(Data, String)] = [
@@ -80,7 +80,7 @@ struct TileFormatSnapshotTests {
             let writer = try MBTilesCache(openingExisting: cache, readOnly: false)
             for (placement, (bytes, _)) in zip(placements, hostile) { try writer.store(bytes, for: placement.tile) }
 
-            let result = try Self.snapshot(workspace, cache: cache, output: "out.png")
+            let result = try await Self.snapshot(workspace, cache: cache, output: "out.png")
             #expect(result.status == 0, "\(result)")
             let line = try #require(result.errorLines.first)
             #expect(isTileReport(line, scene: "scene.json", output: "out.png", grey: 3), "\(line)")

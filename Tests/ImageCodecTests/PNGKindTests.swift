@@ -32,10 +32,10 @@ struct PNGKindTests {
     ]
 
     @Test("decodes to the pixels the file holds, premultiplied", arguments: kinds)
-    func decodes(_ kind: Kind) throws {
-        try withTemporaryDirectory { directory in
+    func decodes(_ kind: Kind) async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("kind.png").path
-            let made = try runPython(Self.writer, [kind.colourType, kind.depth, kind.interlaced ? 1 : 0, kind.transparency ? 1 : 0].map(String.init) + [path])
+            let made = try await runPython(Self.writer, [kind.colourType, kind.depth, kind.interlaced ? 1 : 0, kind.transparency ? 1 : 0].map(String.init) + [path])
             try #require(made.status == 0, "\(made)")
             let expected = try JSONDecoder().decode(Expected.self, from: Data(made.standardOutput.utf8))
             let image = try ImageDecoder.decode(Data(contentsOf: URL(fileURLWithPath: path)))

@@ -30,7 +30,7 @@ import UpstreamSimulator
         let cache = try TemporaryDirectory("foreign-serve")
         defer { cache.remove() }
         let path = cache.path("osm.mbtiles")
-        try ForeignMBTiles.write(layout, to: path, tilesFrom: fixtures.path("osm.mbtiles"))
+        try await ForeignMBTiles.write(layout, to: path, tilesFrom: fixtures.path("osm.mbtiles"))
         let before = try FileSnapshot(path)
 
         let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])

@@ -103,7 +103,7 @@ import Testing
             (["--write-token-file", cache.path + "/missing"], [:], "cannot be read"),
         ]
         for (arguments, environment, phrase) in cases {
-            let run = try runMapframe(["serve", "--port", "0", "--cache-dir", cache.path + "/tiles"] + arguments, environment: environment)
+            let run = try await runMapframe(["serve", "--port", "0", "--cache-dir", cache.path + "/tiles"] + arguments, environment: environment)
             #expect(run.status == 2, "\(arguments) \(environment.keys.sorted()): \(run.standardError)")
             #expect(run.standardError.contains(phrase), "\(run.standardError)")
             #expect(!run.standardError.contains("short-secret") && !run.standardError.contains(Self.token), "\(run.standardError)")
@@ -113,15 +113,15 @@ import Testing
 
 /// `mapframe` run to its end in this process's working directory, for commands that should
 /// stop at once.
-func runMapframe(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+func runMapframe(_ arguments: [String], environment: [String: String]) async throws -> CommandResult {
     let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    return try runProgram(MapframeExecutable.url(), arguments, in: here, environment: environment)
+    return try await runProgram(MapframeExecutable.url(), arguments, in: here, environment: environment)
 }
 
 @Suite struct PublicURLOptionTests {
     @Test("--public-url must be an http(s) URL with no query", arguments: ["ftp://maps.example.org", "maps.example.org", "https://maps.example.org/?a=1", "https://"])
-    func refused(_ url: String) throws {
-        let run = try runMapframe(["serve", "--port", "0", "--offline", "--public-url", url], environment: [:])
+    func refused(_ url: String) async throws {
+        let run = try await runMapframe(["serve", "--port", "0", "--offline", "--public-url", url], environment: [:])
         #expect(run.status == 2, "\(run.standardError)")
         #expect(run.standardError.contains("--public-url"), "\(run.standardError)")
     }

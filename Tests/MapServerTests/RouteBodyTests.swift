@@ -156,12 +156,9 @@ import Testing
             curl -s -o /dev/null -w 'GET %{http_code}\\n' \(base)/healthz
             wait
             """
-        let (output, account) = try await onThread { () -> (String, String) in
-            let result = try runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: cache.url)
-            return (result.standardOutput, result.description)
-        }
-        let order = output.split(separator: "\n").map(String.init)
-        #expect(order.count == 4, "\(account)")
+        let result = try await runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: cache.url)
+        let order = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(order.count == 4, "\(result)")
         #expect(order.first == "GET 200", "answered in the order \(order)")
         #expect(order.filter { $0.hasPrefix("POST") }.allSatisfy { $0 == "POST 422" || $0 == "POST 503" }, "\(order)")
     }

@@ -149,7 +149,7 @@ import Glibc
     @Test("on a full disk a route write answers 503 with Retry-After, and reads go on")
     func fullDisk() async throws {
         let mountPoint = try TemporaryDirectory("disk")
-        let disk = try TinyFilesystem(at: mountPoint.path, size: "1000000")
+        let disk = try await TinyFilesystem(at: mountPoint.path, size: "1000000")
         defer {
             disk.unmount()
             mountPoint.remove()

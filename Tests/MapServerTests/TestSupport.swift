@@ -301,7 +301,8 @@ final class TestServer: Sendable {
     }
 
     /// Starts `MapServerApp(configuration:)` and waits until it listens. It runs on threads of
-    /// its own (`ServerThreads`), which the tests that block Swift's cooperative threads cannot hold up.
+    /// its own (`ServerThreads`), which the tests drawing frames on Swift's cooperative threads
+    /// cannot hold up.
     static func start(_ configuration: MapServerConfiguration) async throws -> TestServer {
         Fixtures.keepLoopbackOffProxies()
         let app = try await MapServerApp(configuration: configuration)

@@ -42,10 +42,10 @@ import Testing
         (["--gtfs", "../feed"], "--gtfs: '../feed' is not allowed; expected NAME=PATH"),
         (["--gtfs", "a=\(feed.path)", "--gtfs", "a=\(feed.path)"], "--gtfs: the name 'a' is given twice"),
     ])
-    func aFeedThatCannotBeLoadedStopsTheServerBeforeItStarts(arguments: [String], mention: String) throws {
+    func aFeedThatCannotBeLoadedStopsTheServerBeforeItStarts(arguments: [String], mention: String) async throws {
         let cache = try TemporaryDirectory("transit-serve-bad")
         defer { cache.remove() }
-        let result = try runProgram(MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cache.path, "--offline"] + arguments, in: cache.url)
+        let result = try await runProgram(MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cache.path, "--offline"] + arguments, in: cache.url)
         #expect(result.status != 0 && result.standardError.contains(mention), "\(result)")
     }
 }

@@ -11,7 +11,7 @@ import TileStore
     /// A sparse file: 10 GB long, taking no disk space.
     static func hugeFile(named name: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("oversized-\(UUID().uuidString)-\(name)")
-        FileManager.default.createFile(atPath: url.path, contents: Data("{\"style\": \"osm\", ".utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data("{\"style\": \"osm\", ".utf8))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 10_000_000_000)
         try handle.close()

@@ -24,20 +24,27 @@ public struct TestSetupError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a program to completion. Its output goes through files, so a chatty program can never
-/// block on a full pipe.
-public func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> CommandResult {
-    try ChildProcess.start(executable, arguments, in: directory, environment: environment).waitForExit()
+/// Runs a program to completion, waiting on a thread of its own (`onThread`). Its output goes
+/// through files, so a chatty program can never block on a full pipe.
+public func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String?] = [:]) async throws -> CommandResult {
+    try await ChildProcess.start(executable, arguments, in: directory, environment: environment).waitForExit()
+}
+
+/// `runProgram` for code that cannot wait (a `defer`, a static property's first value): it blocks
+/// its thread, so keep it to programs that end at once, such as `umount` or `chattr`.
+public func runProgramBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> CommandResult {
+    try ChildProcess.start(executable, arguments, in: directory).waitUntilEnded()
 }
 
 /// Runs a Python 3 script with `arguments` (sys.argv[1...]).
-public func runPython(_ script: String, _ arguments: [String]) throws -> CommandResult {
-    try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
+public func runPython(_ script: String, _ arguments: [String]) async throws -> CommandResult {
+    try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: FileManager.default.temporaryDirectory)
 }
 
 /// Runs blocking work (socket I/O, waiting for a process) on a thread of its own, so that it never
-/// ties up one of Swift concurrency's few cooperative threads, which in-process servers and the
-/// tile store's waits resume on.
+/// ties up one of Swift concurrency's few cooperative threads (one a core), which every test,
+/// in-process server and tile store wait resumes on. A test that blocks one instead, while others
+/// do too, starves the servers of the tests beside it: that showed as answers a minute late.
 public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
@@ -124,9 +131,14 @@ public final class ChildProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the program to end and returns its exit status and output. For a program ended
-    /// by a signal, the status is the signal's number.
-    public func waitForExit() throws -> CommandResult {
+    /// Waits for the program to end, on a thread of its own, and returns its exit status and
+    /// output. For a program ended by a signal, the status is the signal's number.
+    public func waitForExit() async throws -> CommandResult {
+        try await onThread { try self.waitUntilEnded() }
+    }
+
+    /// `waitForExit()`, blocking the calling thread.
+    fileprivate func waitUntilEnded() throws -> CommandResult {
         process.waitUntilExit()
         return CommandResult(
             status: process.terminationStatus,
@@ -142,12 +154,13 @@ public final class ChildProcess: Sendable {
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(100))
         }
-        guard process.isRunning else { return try? waitForExit() }
+        guard process.isRunning else { return try? waitUntilEnded() }
         stop()
         return nil
     }
 
     /// SIGTERM, then SIGKILL if it has not gone within five seconds; waits for it either way.
+    /// It blocks its thread meanwhile, for clean-up code that cannot wait (a `defer`).
     @discardableResult
     public func stop() -> CommandResult? {
         if process.isRunning {
@@ -156,7 +169,7 @@ public final class ChildProcess: Sendable {
             while process.isRunning, Date() < deadline { usleep(50_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        return try? waitForExit()
+        return try? waitUntilEnded()
     }
 
     private func log(_ name: String) -> String {

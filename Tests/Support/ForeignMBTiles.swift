@@ -34,25 +34,25 @@ public enum ForeignMBTiles {
     }
 
     /// Writes `tiles` (addressed XYZ-style; stored at TMS rows) into a new file at `path`.
-    public static func write(_ layout: Layout, to path: String, tiles: [TileID: Data]) throws {
+    public static func write(_ layout: Layout, to path: String, tiles: [TileID: Data]) async throws {
         let rows = tiles.map { tile, data in
             ["z": tile.z, "x": tile.x, "row": tile.tmsRow, "data": data.base64EncodedString()] as [String: Any]
         }
-        try write(layout, to: path, document: ["tiles": rows])
+        try await write(layout, to: path, document: ["tiles": rows])
     }
 
     /// Writes every tile of the MBTiles file at `source` (a `mapframe fixtures` file, say) into a
     /// new file at `path`.
-    public static func write(_ layout: Layout, to path: String, tilesFrom source: String) throws {
-        try write(layout, to: path, document: ["source": source])
+    public static func write(_ layout: Layout, to path: String, tilesFrom source: String) async throws {
+        try await write(layout, to: path, document: ["source": source])
     }
 
-    private static func write(_ layout: Layout, to path: String, document tiles: [String: Any]) throws {
+    private static func write(_ layout: Layout, to path: String, document tiles: [String: Any]) async throws {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("foreign-mbtiles-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: input) }
         let document = tiles.merging(["view": layout.tilesAsView, "metadata": layout.metadata as Any]) { first, _ in first }
         try JSONSerialization.data(withJSONObject: document).write(to: input)
-        let result = try runPython("""
+        let result = try await runPython("""
             import base64, json, sqlite3, sys
             document = json.load(open(sys.argv[2]))
             if "source" in document:
@@ -92,8 +92,8 @@ public enum ForeignMBTiles {
 
     /// Sets one stored tile's `tile_data` to an SQL value, such as `'some text'`, `NULL` or `42`,
     /// as a broken tool may leave it. In a view's file, the value goes into `images`.
-    public static func setTileData(of tile: TileID, in path: String, toSQL value: String) throws {
-        let result = try runPython("""
+    public static func setTileData(of tile: TileID, in path: String, toSQL value: String) async throws {
+        let result = try await runPython("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'tiles'").fetchone()[0]

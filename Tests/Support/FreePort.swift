@@ -23,15 +23,15 @@ public enum FreePort {
 
     /// Starts something on a port that was free a moment ago, and again on another when `isTaken`
     /// says, from its error, that another process bound the port first; five tries in all.
-    public static func retrying<T>(_ start: (Int) throws -> T, whenTaken isTaken: (any Error) -> Bool) throws -> T {
+    public static func retrying<T>(_ start: (Int) async throws -> T, whenTaken isTaken: (any Error) -> Bool) async throws -> T {
         for _ in 1..<5 {
             do {
-                return try start(try find())
+                return try await start(try find())
             } catch where isTaken(error) {
                 continue
             }
         }
-        return try start(try find())
+        return try await start(try find())
     }
 
     /// Whether something accepts connections on the port.

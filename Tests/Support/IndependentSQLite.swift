@@ -17,17 +17,17 @@ public enum IndependentSQLite {
         """
 
     /// The rows of a query, every value as text, NULL as "" (use `hex(blob)` for blobs).
-    public static func query(_ path: String, _ sql: String) throws -> [[String]] {
-        try run(path, sql, mode: "query")
+    public static func query(_ path: String, _ sql: String) async throws -> [[String]] {
+        try await run(path, sql, mode: "query")
     }
 
     /// Runs statements that return no rows.
-    public static func execute(_ path: String, _ sql: String) throws {
-        _ = try run(path, sql, mode: "script")
+    public static func execute(_ path: String, _ sql: String) async throws {
+        _ = try await run(path, sql, mode: "script")
     }
 
-    private static func run(_ path: String, _ sql: String, mode: String) throws -> [[String]] {
-        let result = try runPython(script, [path, sql, mode])
+    private static func run(_ path: String, _ sql: String, mode: String) async throws -> [[String]] {
+        let result = try await runPython(script, [path, sql, mode])
         guard result.status == 0 else {
             throw TestSetupError(description: "python3 sqlite3 on \(path) failed (\(result.status)): \(result.standardError)")
         }

@@ -12,6 +12,13 @@ public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(directory)
 }
 
+/// `withTemporaryDirectory` for a body that waits.
+public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = try TemporaryDirectory("directory")
+    defer { directory.remove() }
+    return try await body(directory.url)
+}
+
 /// A fresh temporary directory, removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
     public let url: URL

@@ -15,9 +15,9 @@ import Glibc
 /// which then owns the folder. `stop()` and `start()` take the server away and bring it back on
 /// the same port with the same data, for fault tests; `remove()` stops it and deletes the folder.
 ///
-///     let cluster = try PostgresCluster()
+///     let cluster = try await PostgresCluster()
 ///     defer { cluster.remove() }
-///     try cluster.createDatabase("tiles")
+///     try await cluster.createDatabase("tiles")
 ///     // mapframe serve --cache cluster.url(database: "tiles"), with cluster.environment
 ///
 /// Syncing to disk is off: the data only has to outlive a fast shutdown, never a power cut.
@@ -44,13 +44,13 @@ public final class PostgresCluster: Sendable {
     /// Makes the cluster and starts it, with the server libraries `preloading` (such as
     /// `pg_stat_statements`) loaded. Throws `PostgresUnavailable` when PostgreSQL cannot run
     /// here at all, and `TestSetupError` when it can but did not start.
-    public init(preloading libraries: [String] = []) throws {
+    public init(preloading libraries: [String] = []) async throws {
         programs = try Programs.found.get()
         folder = try TemporaryDirectory("postgres")
         password = UUID().uuidString.lowercased()
         do {
-            try initialise(preloading: libraries)
-            try startOnAFreePort()
+            try await initialise(preloading: libraries)
+            try await startOnAFreePort()
         } catch {
             folder.remove()
             throw error
@@ -66,15 +66,15 @@ public final class PostgresCluster: Sendable {
     public var environment: [String: String] { ["PGPASSWORD": password] }
 
     /// Starts the server on a free port (`FreePort.retrying`).
-    private func startOnAFreePort() throws {
-        try FreePort.retrying({ port in
+    private func startOnAFreePort() async throws {
+        try await FreePort.retrying({ port in
             listeningPort.withLock { $0 = port }
-            try start()
+            try await start()
         }, whenTaken: { $0 is PortTaken })
     }
 
     /// Starts the server, on the port and data it had, and waits until it takes connections.
-    public func start() throws {
+    public func start() async throws {
         let (executable, arguments) = asServerUser(programs.postgres, ["-D", dataPath, "-p", String(port)])
         let process = try ChildProcess.start(executable, arguments, in: folder.url)
         server.withLock { $0 = process }
@@ -90,7 +90,7 @@ public final class PostgresCluster: Sendable {
             guard ContinuousClock.now < deadline else {
                 throw TestSetupError(description: "postgres took no connections within 60 s: \(Self.tail(process.standardErrorSoFar))")
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
 
@@ -106,37 +106,39 @@ public final class PostgresCluster: Sendable {
 
     /// Stops the server at once, as `pg_ctl stop --mode fast` does: open connections are
     /// broken, open transactions rolled back, and the data kept for `start()`.
-    public func stop() throws {
-        try stop(mode: "fast")
-    }
-
-    /// Stops the server if it runs and deletes its folder.
-    public func remove() {
-        try? stop(mode: "immediate")
-        folder.remove()
-    }
-
-    private func stop(mode: String) throws {
+    public func stop() async throws {
         guard let process = server.withLock({ $0 }), process.isRunning else { return }
-        try runAsServerUser(programs.pgCtl, ["--pgdata", dataPath, "--mode", mode, "--wait", "stop"])
-        _ = try process.waitForExit()
+        try await runAsServerUser(programs.pgCtl, ["--pgdata", dataPath, "--mode", "fast", "--wait", "stop"])
+        _ = try await process.waitForExit()
         server.withLock { $0 = nil }
     }
 
+    /// Stops the server at once if it runs (`immediate` mode) and deletes its folder. It blocks its
+    /// thread meanwhile, for a `defer`.
+    public func remove() {
+        if let process = server.withLock({ $0 }), process.isRunning {
+            let (executable, arguments) = asServerUser(programs.pgCtl, ["--pgdata", dataPath, "--mode", "immediate", "--wait", "stop"])
+            _ = try? runProgramBlocking(executable, arguments, in: folder.url)
+            process.stop()
+            server.withLock { $0 = nil }
+        }
+        folder.remove()
+    }
+
     /// Creates an empty database; `name` is letters, digits and `_`, starting with a letter.
-    public func createDatabase(_ name: String) throws {
+    public func createDatabase(_ name: String) async throws {
         guard name.wholeMatch(of: /[a-z][a-z0-9_]{0,62}/) != nil else {
             throw TestSetupError(description: "database name '\(name)': use 1 to 63 lower-case letters, digits and '_', starting with a letter")
         }
-        _ = try psql("CREATE DATABASE \(name)")
+        _ = try await psql("CREATE DATABASE \(name)")
     }
 
     /// Runs `sql` through `psql` in `database` over TCP, logging in with `password` (the
     /// cluster's own unless given), and returns the rows it prints: unaligned, fields split by
     /// `|`, with no headers. Throws with psql's message when it fails, on the first error.
     @discardableResult
-    public func psql(_ sql: String, database: String = "postgres", password: String? = nil) throws -> String {
-        let result = try startPSQL(sql, database: database, password: password).waitForExit()
+    public func psql(_ sql: String, database: String = "postgres", password: String? = nil) async throws -> String {
+        let result = try await startPSQL(sql, database: database, password: password).waitForExit()
         guard result.status == 0 else {
             throw TestSetupError(description: "psql \(sql.prefix(80)): exit \(result.status): \(result.errorTail)")
         }
@@ -160,13 +162,13 @@ public final class PostgresCluster: Sendable {
 
     /// `initdb` with the superuser's password from a file that is deleted straight after, then
     /// the settings that keep the server to 127.0.0.1 and this port.
-    private func initialise(preloading libraries: [String]) throws {
+    private func initialise(preloading libraries: [String]) async throws {
         let passwordFile = folder.path("password")
         try Data(password.utf8).write(to: URL(fileURLWithPath: passwordFile))
         try handToServerUser(folder.path)
         try handToServerUser(passwordFile)
         defer { try? FileManager.default.removeItem(atPath: passwordFile) }
-        try runAsServerUser(programs.initdb, [
+        try await runAsServerUser(programs.initdb, [
             "--pgdata", dataPath, "--username", Self.user, "--pwfile", passwordFile, "--auth", "scram-sha-256",
             "--encoding", "UTF8", "--no-locale", "--no-sync",
         ])
@@ -196,9 +198,9 @@ public final class PostgresCluster: Sendable {
 
     /// Runs one of PostgreSQL's programs to its end as the server's user; throws with its
     /// output when it fails.
-    private func runAsServerUser(_ program: URL, _ arguments: [String]) throws {
+    private func runAsServerUser(_ program: URL, _ arguments: [String]) async throws {
         let (executable, fullArguments) = asServerUser(program, arguments)
-        let result = try runProgram(executable, fullArguments, in: folder.url)
+        let result = try await runProgram(executable, fullArguments, in: folder.url)
         guard result.status == 0 else {
             throw TestSetupError(description: "\(program.lastPathComponent) \(arguments.last ?? ""): exit \(result.status): \(Self.tail(result.standardOutput + result.standardError))")
         }

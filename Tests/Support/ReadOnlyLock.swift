@@ -10,7 +10,7 @@ public struct ReadOnlyLock: Sendable {
     private let mounted: Bool
     private let originalPermissions: Int
 
-    public init(_ path: String) throws {
+    public init(_ path: String) async throws {
         self.path = path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         originalPermissions = (attributes[.posixPermissions] as? Int) ?? 0o644
@@ -23,9 +23,9 @@ public struct ReadOnlyLock: Sendable {
         // Permissions do not stop this user (root): mount the path read-only over itself.
         try FileManager.default.setAttributes([.posixPermissions: originalPermissions], ofItemAtPath: path)
         for arguments in [["mount", "--bind", path, path], ["mount", "-o", "remount,ro,bind", path]] {
-            let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: "/"))
+            let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: "/"))
             guard result.status == 0 else {
-                _ = try? runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["umount", path], in: URL(fileURLWithPath: "/"))
+                _ = try? runProgramBlocking(URL(fileURLWithPath: "/usr/bin/env"), ["umount", path], in: URL(fileURLWithPath: "/"))
                 throw TestSetupError(description: "cannot make \(path) read-only: chmod does not stop this user, and \(arguments.joined(separator: " ")) failed: \(result)")
             }
         }
@@ -39,7 +39,7 @@ public struct ReadOnlyLock: Sendable {
     public func unlock() {
         if mounted {
             for arguments in [["umount", path], ["umount", "--lazy", path]] {
-                if (try? runProgram(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: "/")))?.status == 0 { return }
+                if (try? runProgramBlocking(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: URL(fileURLWithPath: "/")))?.status == 0 { return }
             }
         } else {
             try? FileManager.default.setAttributes([.posixPermissions: originalPermissions], ofItemAtPath: path)

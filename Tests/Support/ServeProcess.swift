@@ -75,7 +75,7 @@ public final class ServeProcess: Sendable {
     /// signal that ended it).
     public func waitForExit() async throws -> Int32 {
         let child = child
-        return try await onThread { try child.waitForExit().status }
+        return try await child.waitForExit().status
     }
 
     /// The most memory the process has had resident, in bytes (VmHWM in /proc/PID/status).

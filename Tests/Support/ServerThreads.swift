@@ -2,10 +2,10 @@ import Foundation
 
 /// Threads of their own for the servers the tests run in this process (`TestServer`).
 ///
-/// Swift's cooperative threads, one a core, are shared with tests that block them: a command
-/// run to its end, a synchronous test. A server whose tasks ran on them stalled while two such
-/// tests ran, and a test of it saw no answer for a minute and more. Started with this executor
-/// as its preference, a server's tasks, and every task they start in a group, run here.
+/// Swift's cooperative threads, one a core, are shared with every test, and a test that draws
+/// frames holds one for as long as it draws. Started with this executor as its preference, a
+/// server's tasks, and every task they start in a group, run here, so that the tests beside it
+/// cannot hold up its answers.
 /// Nothing here blocks: the server's own blocking work runs on its `BlockingPool`s, as in
 /// `mapframe serve`.
 public final class ServerThreads: TaskExecutor, @unchecked Sendable {

@@ -5,8 +5,8 @@ import Foundation
 /// hanging; no test asserts anything about how long a thing takes by it.
 ///
 /// The condition is always looked at once more after the deadline before giving up. Tests share
-/// Swift concurrency's few cooperative threads with tests that block them (a command run to its
-/// end, a synchronous test), so a wait can be resumed long after it asked: that delay must only
+/// Swift concurrency's few cooperative threads with tests that draw frames on them, so a wait
+/// can be resumed long after it asked: that delay must only
 /// make it later, never make it fail when what it waits for happened meanwhile.
 public func waitUntil(
     _ what: String, deadline seconds: Double = 30, interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool

@@ -39,7 +39,7 @@ struct ForeignMBTilesTests {
         defer { directory.remove() }
         do {
             let path = directory.path("atlas.mbtiles")
-            try ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
+            try await ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
             let before = try FileSnapshot(path)
 
             let cache = try MBTilesCache(openingExisting: path)
@@ -65,19 +65,19 @@ struct ForeignMBTilesTests {
         (.mbutil, TilesetIdentity(name: "mbutil export", nameSource: .metadata, format: "png", formatSource: .metadata)),
         (.bareMetadata, TilesetIdentity(name: "atlas", nameSource: .fileName, format: "png", formatSource: .tileBytes)),
     ])
-    func identity(layout: ForeignMBTiles.Layout, expected: TilesetIdentity) throws {
-        try withTemporaryDirectory { directory in
+    func identity(layout: ForeignMBTiles.Layout, expected: TilesetIdentity) async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("atlas.mbtiles").path
-            try ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
+            try await ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
             #expect(try MBTilesCache(openingExisting: path).identity() == expected)
         }
     }
 
     @Test("with no tile of a known format and no format entry, the format is unknown, and said so")
-    func unknownFormat() throws {
-        try withTemporaryDirectory { directory in
+    func unknownFormat() async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("atlas.mbtiles").path
-            try ForeignMBTiles.write(.mapProxy, to: path, tiles: [Self.block[0]: randomBytes(count: 300)])
+            try await ForeignMBTiles.write(.mapProxy, to: path, tiles: [Self.block[0]: randomBytes(count: 300)])
             let identity = try MBTilesCache(openingExisting: path).identity()
             #expect(identity.format == nil && identity.formatSource == nil)
             #expect(identity.description.contains("format: unknown"), "\(identity)")
@@ -89,7 +89,7 @@ struct ForeignMBTilesTests {
     func fillingAnotherToolsFile(layout: ForeignMBTiles.Layout) async throws {
         let world = try UpstreamWorld()
         let path = world.directory.appendingPathComponent("atlas.mbtiles").path
-        try ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
+        try await ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
         let before = try FileSnapshot(path)
         let clock = world.clock
         let store = TileStore(
@@ -105,12 +105,12 @@ struct ForeignMBTilesTests {
 
         #expect(await store.tile(Self.absent).fill == .fetched)
         try await store.flush()
-        let tables = Set(try IndependentSQLite.query(path, "SELECT name FROM sqlite_master WHERE type = 'table'").map(\.[0]))
+        let tables = Set(try await IndependentSQLite.query(path, "SELECT name FROM sqlite_master WHERE type = 'table'").map(\.[0]))
         #expect(tables.isSuperset(of: ["tiles", "metadata", "mapframe_tile_state", "mapframe_missing_tiles"]), "\(tables)")
-        let metadata = Dictionary(uniqueKeysWithValues: try IndependentSQLite.query(path, "SELECT name, value FROM metadata").map { ($0[0], $0[1]) })
+        let metadata = Dictionary(uniqueKeysWithValues: try await IndependentSQLite.query(path, "SELECT name, value FROM metadata").map { ($0[0], $0[1]) })
         #expect(metadata["name"] == (layout.metadata?["name"] ?? world.source.title), "\(metadata)")
         #expect(metadata["format"] == "png" && metadata["maxzoom"] == "16", "\(metadata)")
-        #expect(try IndependentSQLite.query(path, "SELECT count(*) FROM mapframe_tile_state") == [["1"]], "only the fetched tile has a freshness record")
+        #expect(try await IndependentSQLite.query(path, "SELECT count(*) FROM mapframe_tile_state") == [["1"]], "only the fetched tile has a freshness record")
         await Self.expectBlockDrawn(by: store)
     }
 
@@ -118,7 +118,7 @@ struct ForeignMBTilesTests {
     func viewIsNotWritten() async throws {
         let world = try UpstreamWorld()
         let path = world.directory.appendingPathComponent("mbutil.mbtiles").path
-        try ForeignMBTiles.write(.mbutil, to: path, tiles: Self.blockTiles())
+        try await ForeignMBTiles.write(.mbutil, to: path, tiles: Self.blockTiles())
         let before = try FileSnapshot(path)
         let cache = try MBTilesCache(openingExisting: path, readOnly: false)
         #expect(cache.readOnlyReason?.contains("view") == true, "\(cache.readOnlyReason ?? "writable")")
@@ -155,12 +155,12 @@ struct ForeignMBTilesTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/atlas.mbtiles"
         if maker == "MOBAC" {
-            try ForeignMBTiles.write(.mobac, to: path, tiles: Self.blockTiles())
+            try await ForeignMBTiles.write(.mobac, to: path, tiles: Self.blockTiles())
         } else {
             try Self.writeMapFrameCache(at: path, clock: world.clock)
         }
         let before = try FileSnapshot(path)
-        let readOnly = try ReadOnlyLock(lock == .file ? path : folder)
+        let readOnly = try await ReadOnlyLock(lock == .file ? path : folder)
         defer { readOnly.unlock() }
 
         let cache = try MBTilesCache(openingExisting: path, readOnly: false)
@@ -250,9 +250,9 @@ struct ForeignMBTilesTests {
         defer { directory.remove() }
         do {
             let path = directory.path("atlas.mbtiles")
-            try ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
+            try await ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
             let victim = Self.block[0]
-            try ForeignMBTiles.setTileData(of: victim, in: path, toSQL: value.sql)
+            try await ForeignMBTiles.setTileData(of: victim, in: path, toSQL: value.sql)
             let cache = try MBTilesCache(openingExisting: path)
             let store = TileStore(source: try Self.offlineSource(), cache: MBTilesBackend(cache))
 
@@ -276,10 +276,10 @@ struct ForeignMBTilesTests {
         let world = try UpstreamWorld()
         let tile = Self.block[0]
         #expect(await world.store.tile(tile).fill == .fetched)
-        try ForeignMBTiles.setTileData(of: tile, in: world.cachePath, toSQL: "'not a tile'")
+        try await ForeignMBTiles.setTileData(of: tile, in: world.cachePath, toSQL: "'not a tile'")
         #expect(await world.store.tile(tile).fill == .fetched)
         #expect(world.requests(for: tile).count == 2)
-        #expect(try IndependentSQLite.query(world.cachePath, "SELECT typeof(tile_data) FROM tiles") == [["blob"]])
+        #expect(try await IndependentSQLite.query(world.cachePath, "SELECT typeof(tile_data) FROM tiles") == [["blob"]])
         try await world.expectCached(tile, bytes: SimulatedTiles.png(for: tile))
     }
 }

@@ -10,8 +10,8 @@ struct MBTilesCacheTests {
     static let cambridge = TileID(z: 16, x: 32793, y: 21586)
 
     @Test("stored tiles read back byte for byte, and the file keeps TMS rows")
-    func roundTripWithTMSRows() throws {
-        try withTemporaryDirectory { directory in
+    func roundTripWithTMSRows() async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("tiles.mbtiles").path
             let tiles = [Self.cambridge, TileID(z: 0, x: 0, y: 0), TileID(z: 3, x: 2, y: 1)]
             let payloads = tiles.enumerated().map { index, _ in randomBytes(count: 100 + index, seed: UInt64(index + 1)) }
@@ -25,7 +25,7 @@ struct MBTilesCacheTests {
             #expect(try cache.tileData(for: TileID(z: 3, x: 2, y: 2)) == nil)
 
             // Another reader sees TMS rows: 2^z - 1 - y, so 65535 - 21586 = 43949 for Cambridge.
-            let rows = try IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY zoom_level")
+            let rows = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY zoom_level")
             #expect(rows.map { Array($0.prefix(3)) } == [["0", "0", "0"], ["3", "2", "6"], ["16", "32793", "43949"]])
             let hexOfCambridge = payloads[0].map { String(format: "%02X", $0) }.joined()
             #expect(rows.last?.last == hexOfCambridge)
@@ -33,11 +33,11 @@ struct MBTilesCacheTests {
     }
 
     @Test("a tile written by another program at a TMS row is read at its XYZ address")
-    func readsTMSRowsWrittenElsewhere() throws {
-        try withTemporaryDirectory { directory in
+    func readsTMSRowsWrittenElsewhere() async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("tiles.mbtiles").path
             _ = try MBTilesCache(creatingIfNeeded: path)
-            try IndependentSQLite.execute(path, "INSERT INTO tiles VALUES (16, 32793, 43949, X'CAFE'); INSERT INTO tiles VALUES (2, 1, 0, X'BEEF');")
+            try await IndependentSQLite.execute(path, "INSERT INTO tiles VALUES (16, 32793, 43949, X'CAFE'); INSERT INTO tiles VALUES (2, 1, 0, X'BEEF');")
             let cache = try MBTilesCache(openingExisting: path)
             #expect(try cache.tileData(for: Self.cambridge) == Data([0xCA, 0xFE]))
             // TMS row 0 at zoom 2 is the southernmost row: XYZ y = 3.
@@ -47,8 +47,8 @@ struct MBTilesCacheTests {
     }
 
     @Test("metadata is stored in the MBTiles metadata table and survives reopening")
-    func metadataRoundTrip() throws {
-        try withTemporaryDirectory { directory in
+    func metadataRoundTrip() async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("tiles.mbtiles").path
             let values = ["name": "Test tiles", "format": "png", "minzoom": "12", "maxzoom": "16", "attribution": "© test, 2 lines\nsecond"]
             try MBTilesCache(creatingIfNeeded: path).setMetadata(values)
@@ -57,7 +57,7 @@ struct MBTilesCacheTests {
             var expected = values
             expected["maxzoom"] = "17"
             #expect(try MBTilesCache(openingExisting: path).metadata() == expected)
-            let rows = try IndependentSQLite.query(path, "SELECT name, value FROM metadata ORDER BY name")
+            let rows = try await IndependentSQLite.query(path, "SELECT name, value FROM metadata ORDER BY name")
             #expect(rows == expected.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
         }
     }
@@ -99,10 +99,10 @@ struct MBTilesCacheTests {
         ("CREATE TABLE images (tile_data BLOB); CREATE VIEW tiles AS SELECT * FROM images; DROP TABLE images;",
          "its tiles view cannot be read (no such table: main.images)"),
     ])
-    func sqliteWithoutTiles(schema: String, reason: String) throws {
-        try withTemporaryDirectory { directory in
+    func sqliteWithoutTiles(schema: String, reason: String) async throws {
+        try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("other.sqlite").path
-            try IndependentSQLite.execute(path, schema)
+            try await IndependentSQLite.execute(path, schema)
             let before = try FileSnapshot(path)
             #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path) }
             #expect(throws: CacheError.notMBTiles(path: path, reason: reason)) { try MBTilesCache(openingExisting: path, readOnly: false) }

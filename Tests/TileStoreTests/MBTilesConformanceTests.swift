@@ -25,7 +25,7 @@ struct MBTilesConformanceTests {
     @Test("metadata has name, format, bounds within the fetched area, zooms and attribution")
     func metadata() async throws {
         let world = try await Self.filledWorld()
-        let rows = try IndependentSQLite.query(world.cachePath, "SELECT name, value FROM metadata")
+        let rows = try await IndependentSQLite.query(world.cachePath, "SELECT name, value FROM metadata")
         let metadata = Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
         #expect(rows.count == metadata.count, "metadata names must be unique")
         #expect(metadata["name"] == world.source.title)
@@ -47,31 +47,32 @@ struct MBTilesConformanceTests {
     func tmsRows() async throws {
         let world = try await Self.filledWorld()
         let known = TileID(z: 16, x: 32793, y: 21586)
-        let rows = try IndependentSQLite.query(
+        let rows = try await IndependentSQLite.query(
             world.cachePath, "SELECT tile_row, hex(tile_data) FROM tiles WHERE zoom_level = 16 AND tile_column = 32793 ORDER BY tile_row"
         )
         // 65535 - 21586 = 43949 and 65535 - 21585 = 43950.
         #expect(rows.map(\.[0]) == ["43949", "43950"])
         let served = try SimulatedTiles.png(for: known).map { String(format: "%02X", $0) }.joined()
         #expect(rows.first?[1] == served, "the row 2^z-1-y should hold \(known)'s bytes")
-        #expect(try IndependentSQLite.query(world.cachePath, "SELECT count(*) FROM tiles") == [["\(Self.block.count + 1)"]])
+        #expect(try await IndependentSQLite.query(world.cachePath, "SELECT count(*) FROM tiles") == [["\(Self.block.count + 1)"]])
     }
 
     @Test("tiles has a unique index on (zoom_level, tile_column, tile_row)")
     func uniqueIndex() async throws {
         let world = try await Self.filledWorld()
         // index_list rows: seq, name, unique, origin, partial.
-        let uniqueIndexes = try IndependentSQLite.query(world.cachePath, "PRAGMA index_list(tiles)").filter { $0[2] == "1" }.map { $0[1] }
+        let uniqueIndexes = try await IndependentSQLite.query(world.cachePath, "PRAGMA index_list(tiles)").filter { $0[2] == "1" }.map { $0[1] }
         // index_info rows: seqno, cid, name.
-        let columns = try uniqueIndexes.map { name in try IndependentSQLite.query(world.cachePath, "PRAGMA index_info('\(name)')").map { $0[2] } }
+        var columns: [[String]] = []
+        for name in uniqueIndexes { columns.append(try await IndependentSQLite.query(world.cachePath, "PRAGMA index_info('\(name)')").map { $0[2] }) }
         #expect(columns.contains(["zoom_level", "tile_column", "tile_row"]), "unique indexes: \(zip(uniqueIndexes, columns).map { "\($0): \($1)" })")
     }
 
     @Test("the journal mode is WAL and every blob is a PNG")
     func walAndPNGBlobs() async throws {
         let world = try await Self.filledWorld()
-        #expect(try IndependentSQLite.query(world.cachePath, "PRAGMA journal_mode") == [["wal"]])
-        let signatures = try IndependentSQLite.query(world.cachePath, "SELECT hex(substr(tile_data, 1, 8)) FROM tiles").map(\.[0])
+        #expect(try await IndependentSQLite.query(world.cachePath, "PRAGMA journal_mode") == [["wal"]])
+        let signatures = try await IndependentSQLite.query(world.cachePath, "SELECT hex(substr(tile_data, 1, 8)) FROM tiles").map(\.[0])
         #expect(signatures == Array(repeating: "89504E470D0A1A0A", count: Self.block.count + 1))
     }
 }

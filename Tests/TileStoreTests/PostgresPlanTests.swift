@@ -10,19 +10,15 @@ import Testing
 struct PostgresPlanTests {
     @Test("a lookup planned while the cache is empty looks each tile up by its key, and reads no other tile")
     func lookupPlannedOnAnEmptyCacheUsesTheIndex() async throws {
-        // The cluster's programs are waited for on a thread of their own, never on Swift's
-        // cooperative threads, which the timing tests in this process need.
-        let plan = try await onThread { () throws -> String in
-            let cluster = try PostgresCluster()
-            defer { cluster.remove() }
-            try cluster.createDatabase("tiles")
-            for statement in PostgresSchema.migrations.flatMap(\.statements) { try cluster.psql(statement, database: "tiles") }
-            return try cluster.psql("""
-                SET plan_cache_mode = force_generic_plan;
-                PREPARE lookup(text, int4[], int4[], int4[], float8) AS \(PostgresTileCache.LookupTiles.sql);
-                EXPLAIN EXECUTE lookup('osm', '{16,16}', '{32779,32780}', '{21760,21761}', 0);
-                """, database: "tiles")
-        }
+        let cluster = try await PostgresCluster()
+        defer { cluster.remove() }
+        try await cluster.createDatabase("tiles")
+        for statement in PostgresSchema.migrations.flatMap(\.statements) { try await cluster.psql(statement, database: "tiles") }
+        let plan = try await cluster.psql("""
+            SET plan_cache_mode = force_generic_plan;
+            PREPARE lookup(text, int4[], int4[], int4[], float8) AS \(PostgresTileCache.LookupTiles.sql);
+            EXPLAIN EXECUTE lookup('osm', '{16,16}', '{32779,32780}', '{21760,21761}', 0);
+            """, database: "tiles")
         #expect(plan.contains("Index Scan using mapframe_tiles_pkey"), "\(plan)")
         #expect(plan.contains("Index Scan using mapframe_missing_tiles_pkey"), "\(plan)")
         #expect(!plan.contains("Hash") && !plan.contains("Seq Scan") && !plan.contains("Bitmap"), "\(plan)")

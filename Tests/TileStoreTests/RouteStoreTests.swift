@@ -20,8 +20,8 @@ import TileStore
         let reopened = try SQLiteRouteStore(path: path)
         #expect(try await reopened.route(id: split.id)?.line == Self.gap)
         #expect(try await reopened.route(id: joined.id)?.line == oneLine)
-        #expect(try IndependentSQLite.query(path, "SELECT hex(part_lengths) FROM routes WHERE id = '\(split.id)'") == [["0200000003000000"]])
-        #expect(try IndependentSQLite.query(path, "SELECT part_lengths IS NULL FROM routes WHERE id = '\(joined.id)'") == [["1"]])
+        #expect(try await IndependentSQLite.query(path, "SELECT hex(part_lengths) FROM routes WHERE id = '\(split.id)'") == [["0200000003000000"]])
+        #expect(try await IndependentSQLite.query(path, "SELECT part_lengths IS NULL FROM routes WHERE id = '\(joined.id)'") == [["1"]])
     }
 
     /// A file written before routes had parts: its table has no `part_lengths`. Its routes load
@@ -32,7 +32,7 @@ import TileStore
         let path = directory.path("routes.sqlite")
         let points = Array(Self.gap.points)
         let blob = points.flatMap { [$0.longitude, $0.latitude] }.withUnsafeBytes { Data($0) }.map { String(format: "%02X", $0) }.joined()
-        try IndependentSQLite.execute(path, """
+        try await IndependentSQLite.execute(path, """
             CREATE TABLE routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL);
             CREATE INDEX routes_newest_first ON routes (created_at DESC, id DESC);
             INSERT INTO routes VALUES ('00000000000000aa', 1700000000, X'\(blob)');
@@ -46,7 +46,7 @@ import TileStore
         let added = try await store.add(Self.gap)
         await #expect(throws: RouteQuotaExceeded.self) { try await store.add(Self.gap) }
         #expect(try await SQLiteRouteStore(path: path).route(id: added.id)?.line == Self.gap)
-        #expect(try IndependentSQLite.query(path, "SELECT count(*) FROM pragma_table_info('routes') WHERE name = 'part_lengths'") == [["1"]])
-        #expect(try IndependentSQLite.query(path, "SELECT count(*) FROM routes WHERE part_lengths IS NULL") == [["2"]])
+        #expect(try await IndependentSQLite.query(path, "SELECT count(*) FROM pragma_table_info('routes') WHERE name = 'part_lengths'") == [["1"]])
+        #expect(try await IndependentSQLite.query(path, "SELECT count(*) FROM routes WHERE part_lengths IS NULL") == [["2"]])
     }
 }

@@ -53,7 +53,7 @@ struct TileFormatTests {
         world.upstream.setResponse(.image(try encoding.encode(Self.picture), contentType: encoding.contentType), for: upstreamPath(Self.tile))
         #expect(await world.store.tile(Self.tile).fill == .fetched)
         try await world.store.flush()
-        #expect(try IndependentSQLite.query(world.cachePath, "SELECT value FROM metadata WHERE name = 'format'") == [[encoding.mbtilesFormat]])
+        #expect(try await IndependentSQLite.query(world.cachePath, "SELECT value FROM metadata WHERE name = 'format'") == [[encoding.mbtilesFormat]])
     }
 
     @Test("cache verification passes JPEG and WebP tiles and names a truncated one")

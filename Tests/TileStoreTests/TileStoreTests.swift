@@ -60,14 +60,14 @@ struct TileStoreTests {
     @Test("a corrupt blob is missing as undecodable; other tiles and the file are untouched", arguments: corruptBlobs)
     func corruptTile(name: String, bytes: Data) async throws {
         try await Self.withStore(brokenBytes: bytes) { store, path in
-            let before = try IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
+            let before = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
             let reason = try #require((await store.drawn(Self.broken)).missingReason, "\(name) decoded as an image")
             #expect(reason.isUndecodable, "\(name): \(reason)")
             // Asking again gives the same answer: a failure is never cached as an image.
             #expect((await store.drawn(Self.broken)).missingReason?.isUndecodable == true)
             #expect((await store.drawn(Self.good)).image?.pixel(x: 10, y: 10) == Self.goodColour)
             #expect((await store.drawn(Self.neighbour)).image?.pixel(x: 10, y: 10) == Self.neighbourColour)
-            let after = try IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
+            let after = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3")
             #expect(after == before, "reading must not change the cache")
             #expect(after.count == 3)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MapFrameTestSupport
 
 /// What one curl invocation produced.
 struct CurlResult {
@@ -12,8 +13,13 @@ struct CurlResult {
 }
 
 /// Runs curl with `arguments` (URLs and options), never through a proxy, returning the response
-/// of a single URL split into status, headers and body.
-func curl(_ arguments: [String]) throws -> CurlResult {
+/// of a single URL split into status, headers and body. It waits on a thread of its own
+/// (`onThread`).
+func curl(_ arguments: [String]) async throws -> CurlResult {
+    try await onThread { try curlBlocking(arguments) }
+}
+
+private func curlBlocking(_ arguments: [String]) throws -> CurlResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["curl", "--silent", "--include", "--noproxy", "*"] + arguments
@@ -36,8 +42,13 @@ func curl(_ arguments: [String]) throws -> CurlResult {
     return result
 }
 
-/// Sends raw bytes to 127.0.0.1:`port` and returns everything received until the server closes.
-func rawExchange(port: Int, _ request: String) throws -> String {
+/// Sends raw bytes to 127.0.0.1:`port` and returns everything received until the server closes,
+/// on a thread of its own (`onThread`).
+func rawExchange(port: Int, _ request: String) async throws -> String {
+    try await onThread { try rawExchangeBlocking(port: port, request) }
+}
+
+private func rawExchangeBlocking(port: Int, _ request: String) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = loopbackAddress(port: port)

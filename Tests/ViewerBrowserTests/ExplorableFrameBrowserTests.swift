@@ -30,14 +30,14 @@ struct ExplorableFrameBrowserTests {
         }
 
         let mapframe = try MapframeExecutable.url()
-        let fixtures = try runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
+        let fixtures = try await runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
         try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures)")
         try Data(Self.scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
-        let snapshot = try runProgram(mapframe, [
+        let snapshot = try await runProgram(mapframe, [
             "snapshot", "explore.json", "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
         ], in: scratch.url)
         try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
-        let described = try runProgram(mapframe, ["describe", "explore.json"], in: scratch.url)
+        let described = try await runProgram(mapframe, ["describe", "explore.json"], in: scratch.url)
         let short = String(described.standardOutput.split(separator: "\n").first ?? "")
         let page = scratch.url.appendingPathComponent("frames/explore.html")
 
