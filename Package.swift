@@ -189,7 +189,7 @@ let package = Package(
 
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
-        // mapframe binary, JPEG and WebP encoders for images in the formats MapFrame only decodes, and
+        // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
         // GTFS feeds written from Swift values.
         .target(
             name: "MapFrameTestSupport",

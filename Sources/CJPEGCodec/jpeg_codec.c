@@ -1,4 +1,4 @@
-// JPEG decode on libjpeg-turbo's TurboJPEG API. TurboJPEG keeps libjpeg's longjmp error handling
+// JPEG decode and encode on libjpeg-turbo's TurboJPEG API. TurboJPEG keeps libjpeg's longjmp error handling
 // inside itself and reports by return value; this file keeps the size check between reading the
 // header and allocating the pixels next to the library calls, as the PNG and WebP codecs do.
 #define _GNU_SOURCE  // strcasestr
@@ -74,5 +74,43 @@ int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
     *pixels = buffer;
     *width = image_width;
     *height = image_height;
+    return 0;
+}
+
+int mf_jpeg_encode(const uint8_t *pixels, int width, int height, int stride, int quality,
+                   uint8_t **jpeg, size_t *jpeg_length,
+                   char *error, size_t error_size) {
+    *jpeg = NULL;
+    *jpeg_length = 0;
+    tjhandle encoder = tjInitCompress();
+    if (encoder == NULL) {
+        copy_message(error, error_size, tjGetErrorStr2(NULL));
+        return -1;
+    }
+    // Maps are thin coloured lines on pale ground, which 4:2:0 chroma would smear over two
+    // pixels: every pixel keeps its own colour. BGRX reads Cairo's little-endian words and
+    // ignores alpha.
+    unsigned char *output = NULL;
+    unsigned long length = 0;
+    int status = tjCompress2(encoder, pixels, width, stride, height, TJPF_BGRX,
+                             &output, &length, TJSAMP_444, quality, 0);
+    if (status != 0 || output == NULL) {
+        copy_message(error, error_size, tjGetErrorStr2(encoder));
+        if (output != NULL) tjFree(output);
+        tjDestroy(encoder);
+        return -1;
+    }
+    tjDestroy(encoder);
+    // Handed over in memory of malloc's, as every encoder here hands over its bytes.
+    uint8_t *copy = malloc(length);
+    if (copy == NULL) {
+        tjFree(output);
+        copy_message(error, error_size, "out of memory");
+        return -1;
+    }
+    memcpy(copy, output, length);
+    tjFree(output);
+    *jpeg = copy;
+    *jpeg_length = length;
     return 0;
 }

@@ -1,10 +1,13 @@
 // WebP decode on libwebp, into memory allocated here once the header's size has been checked.
-// libwebp premultiplies alpha itself (MODE_bgrA), as Cairo wants.
+// libwebp premultiplies alpha itself (MODE_bgrA), as Cairo wants. Encoding takes opaque frames
+// through libwebp's advanced API, which can be told to ignore alpha (BGRX).
 #include "webp_codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <webp/decode.h>
+#include <webp/encode.h>
 
 static void copy_message(char *error, size_t error_size, const char *message) {
     if (error_size == 0) return;
@@ -74,5 +77,60 @@ int mf_webp_decode(const uint8_t *data, size_t length, int max_side,
     *pixels = buffer;
     *width = image_width;
     *height = image_height;
+    return 0;
+}
+
+static const char *encoding_error_text(WebPEncodingError error) {
+    switch (error) {
+    case VP8_ENC_ERROR_OUT_OF_MEMORY:
+    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: return "out of memory";
+    case VP8_ENC_ERROR_BAD_DIMENSION: return "the image is too large for WebP (at most 16383 pixels a side)";
+    default: return "libwebp could not encode the image";
+    }
+}
+
+int mf_webp_encode(const uint8_t *pixels, int width, int height, int stride, int quality,
+                   uint8_t **webp, size_t *webp_length,
+                   char *error, size_t error_size) {
+    *webp = NULL;
+    *webp_length = 0;
+    WebPConfig config;
+    WebPPicture picture;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, (float)quality) || !WebPPictureInit(&picture)) {
+        copy_message(error, error_size, "libwebp is not the version MapFrame was built with");
+        return -1;
+    }
+    picture.width = width;
+    picture.height = height;
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    // BGRX bytes are Cairo's little-endian ARGB32 words with alpha ignored.
+    if (!WebPPictureImportBGRX(&picture, pixels, stride)) {
+        copy_message(error, error_size, encoding_error_text(picture.error_code));
+        WebPPictureFree(&picture);
+        WebPMemoryWriterClear(&writer);
+        return -1;
+    }
+    int encoded = WebPEncode(&config, &picture);
+    WebPEncodingError encoding_error = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!encoded) {
+        copy_message(error, error_size, encoding_error_text(encoding_error));
+        WebPMemoryWriterClear(&writer);
+        return -1;
+    }
+    // Handed over in memory of malloc's, as every encoder here hands over its bytes.
+    uint8_t *copy = malloc(writer.size);
+    if (copy == NULL) {
+        copy_message(error, error_size, "out of memory");
+        WebPMemoryWriterClear(&writer);
+        return -1;
+    }
+    memcpy(copy, writer.mem, writer.size);
+    *webp = copy;
+    *webp_length = writer.size;
+    WebPMemoryWriterClear(&writer);
     return 0;
 }

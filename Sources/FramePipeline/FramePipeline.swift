@@ -32,7 +32,12 @@ public struct FrameOutput<Value: Sendable>: Sendable {
     }
 
     /// Opaque PNG bytes, as files and HTTP responses carry frames.
-    public static var png: FrameOutput<Data> { FrameOutput<Data> { try $0.canvas.pngData(opaque: true) } }
+    public static var png: FrameOutput<Data> { encoded(as: .png) }
+
+    /// The frame's bytes in `encoding`.
+    public static func encoded(as encoding: FrameEncoding) -> FrameOutput<Data> {
+        FrameOutput<Data> { try $0.canvas.encoded(as: encoding) }
+    }
 
     /// The pixels, for comparing with a golden image.
     public static var pixels: FrameOutput<RasterImage> { FrameOutput<RasterImage> { $0.canvas.image() } }

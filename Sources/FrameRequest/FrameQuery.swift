@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 import MapRender
 import StrictJSON
@@ -17,8 +18,9 @@ public enum FrameRequestError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=&marker=&path=`:
-/// a frame described by query parameters; every one is checked and a bad one is a 400 naming it.
+/// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=&marker=&path=`
+/// (or `/frame.jpg` and `/frame.webp`, which take `quality` too): a frame described by query
+/// parameters; every one is checked and a bad one is a 400 naming it.
 /// Map objects (`MapObjects`: `marker`, `path`) may be given any number of times; without
 /// `lat`, `lon` and `zoom`, the camera fits the route and the map objects.
 ///
@@ -108,6 +110,31 @@ public enum FrameQuery {
     private static func renamed(_ error: JSONFieldError) -> JSONFieldError {
         guard let parameter = parameterOfField[error.path] else { return error }
         return JSONFieldError(path: parameter, message: String(error.description.dropFirst(error.path.count + 2)))
+    }
+
+    /// The encoding a frame of `format` is asked for in: JPEG and WebP take a `quality`
+    /// parameter (`FrameEncoding.qualities`, `FrameEncoding.defaultQuality` when absent); PNG
+    /// has none to take.
+    public static func encoding(_ format: ImageHeader.Format, parameters: [(String, String)]) throws(FrameRequestError) -> FrameEncoding {
+        let asked = parameters.filter { $0.0 == "quality" }.map(\.1)
+        guard asked.count <= 1 else { throw .invalid("quality: given more than once; allowed once") }
+        let range = FrameEncoding.qualities
+        let quality = try asked.first.map { text throws(FrameRequestError) in
+            guard let quality = Int(text), range.contains(quality) else {
+                throw .invalid("quality: '\(text.prefix(20))' is not allowed; expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return quality
+        } ?? FrameEncoding.defaultQuality
+        switch format {
+        case .png: return .png
+        case .jpeg: return .jpeg(quality: quality)
+        case .webp: return .webp(quality: quality)
+        }
+    }
+
+    /// The parameters a frame of `format` takes beyond the scene's: `quality` for JPEG and WebP.
+    public static func encodingParameters(_ format: ImageHeader.Format) -> Set<String> {
+        format == .png ? [] : ["quality"]
     }
 
     /// The theme a `theme` parameter names; the CycleStreets look when there is none.

@@ -382,6 +382,14 @@ public final class Canvas {
         )
     }
 
+    /// The canvas, which must be opaque, as an encoded frame.
+    public func encoded(as encoding: FrameEncoding) throws(ImageCodecError) -> Data {
+        cairo_surface_flush(surface)
+        return try encoding.encode(
+            pixels: cairo_image_surface_get_data(surface), width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface))
+        )
+    }
+
     /// Replaces each pixel of an opaque canvas with `recolour` of it, which must be opaque too.
     func recolourOpaquePixels(_ recolour: (Colour) -> Colour) {
         cairo_surface_flush(surface)

@@ -4,6 +4,7 @@ import FrameRequest
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import ImageCodec
 import Logging
 import MapGeometry
 import MapRender
@@ -177,9 +178,18 @@ public final class MapServerApp: Sendable {
             return self.imageResponse(try await self.tiles.routeTile(address, route: route, theme: theme), request: request)
         }
 
-        router.get("/frame.png") { request, _ in
-            let scene = try await self.frameScene(request)
-            return self.imageResponse(try await self.tiles.frame(scene), request: request)
+        for (path, format) in [("/frame.png", ImageHeader.Format.png), ("/frame.jpg", .jpeg), ("/frame.webp", .webp)] {
+            router.get(RouterPath(path)) { request, _ in
+                let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+                let encoding: FrameEncoding
+                do {
+                    encoding = try FrameQuery.encoding(format, parameters: parameters)
+                } catch let error as FrameRequestError {
+                    throw HTTPProblem(error)
+                }
+                let scene = try await self.frameScene(request, others: FrameQuery.encodingParameters(format))
+                return self.imageResponse(try await self.tiles.frame(scene, encoding: encoding), request: request)
+            }
         }
         router.get("/frame/hit") { request, _ in try await self.hit(request) }
         router.get("/frame/describe") { request, _ in try await self.describe(request) }

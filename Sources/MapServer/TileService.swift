@@ -165,12 +165,12 @@ final class TileService: Sendable {
     }
 
     /// A whole frame, drawn by the same pipeline as `mapframe snapshot`.
-    func frame(_ scene: Scene) async throws -> EncodedImage {
+    func frame(_ scene: Scene, encoding: FrameEncoding = .png) async throws -> EncodedImage {
         guard configuration.catalog[scene.style] != nil else {
             throw HTTPProblem.notFound("style '\(scene.style)' is not known")
         }
-        let frame = try await timedRender(scene, geometry: nil)
-        return EncodedImage(data: frame.output, format: .png, maxAge: 0, lastModified: nil)
+        let frame = try await timedRender(scene, geometry: nil, encoding: encoding)
+        return EncodedImage(data: frame.output, format: encoding.format, maxAge: 0, lastModified: nil)
     }
 
     /// Draws one 256-pixel tile (512 at @2x) of the map in `theme`, with a route if given.
@@ -212,10 +212,10 @@ final class TileService: Sendable {
 
     /// Renders through the pipeline, timing the drawing and encoding for the metrics. The drawing
     /// stops past `maximumDrawing`, or once the request's client has gone (`ClientPresence`).
-    private func timedRender(_ scene: Scene, geometry: FrameGeometry?) async throws -> Frame<Data> {
+    private func timedRender(_ scene: Scene, geometry: FrameGeometry?, encoding: FrameEncoding = .png) async throws -> Frame<Data> {
         let presence = ClientPresence.current
         let cutoff = RenderCutoff(maximum: Self.maximumDrawing) { presence?.isGone ?? false }
-        let frame = try await pipeline.render(scene, geometry: geometry, as: .png, cutoff: cutoff)
+        let frame = try await pipeline.render(scene, geometry: geometry, as: .encoded(as: encoding), cutoff: cutoff)
         metrics.renderDuration(frame.renderDuration)
         return frame
     }

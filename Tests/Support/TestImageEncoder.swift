@@ -3,9 +3,9 @@ import CTurboJPEG
 import Foundation
 import ImageCodec
 
-/// JPEG and WebP images for the tests, made by libjpeg-turbo's and libwebp's own encoders, as
-/// tile servers make them. MapFrame only decodes these formats, so its code is never on both
-/// sides of a test.
+/// JPEG and WebP images for the decoding tests, made by libjpeg-turbo's and libwebp's own
+/// encoders in the layouts tile servers use (4:2:0, progressive, grey, lossless, alpha), never
+/// through MapFrame's `FrameEncoding`, so that MapFrame's code is never on both sides of a test.
 public enum TestImageEncoder {
     /// How a JPEG is laid out.
     public enum JPEGKind: Sendable {

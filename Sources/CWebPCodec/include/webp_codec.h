@@ -15,4 +15,13 @@ int mf_webp_decode(const uint8_t *data, size_t length, int max_side,
                    uint8_t **pixels, int *width, int *height,
                    char *error, size_t error_size);
 
+
+/// Encodes opaque 32-bit pixels laid out as Cairo's CAIRO_FORMAT_ARGB32 (alpha is ignored) as a
+/// lossy WebP at `quality` (0-100).
+/// On success returns 0 and sets *webp (free() it) and *webp_length.
+/// On failure returns -1 and writes a message into error (at most error_size bytes).
+int mf_webp_encode(const uint8_t *pixels, int width, int height, int stride, int quality,
+                   uint8_t **webp, size_t *webp_length,
+                   char *error, size_t error_size);
+
 #endif
