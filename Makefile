@@ -21,6 +21,7 @@ deps-serve:
 
 deps-test:
 	@scripts/install-deps.sh test
+	@scripts/test-clients.sh
 
 deps-bench:
 	@scripts/install-deps.sh bench

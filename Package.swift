@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         // What asks for a frame: scene files and posted scenes, script headers, frame query strings.
         .target(
-            name: "FrameRequest", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "TileStore", "GTFS", "MapRender", "Transit"],
+            name: "FrameRequest", dependencies: ["MapGeometry", "StrictJSON", "ImageCodec", "Payloads", "TileStore", "GTFS", "MapRender", "Transit"],
             swiftSettings: swiftSettings
         ),
         .target(

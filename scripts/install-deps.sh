@@ -36,6 +36,7 @@ case "${1:-test}" in
     packages+=(
       "${serve[@]}"
       python3          # a second MBTiles reader in the tests
+      python3-venv     # the client libraries the tests call through (scripts/test-clients.sh)
       curl             # a second HTTP client in the upstream simulator's tests
       chromium         # the viewer page's browser test (headless)
       util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests; runuser

@@ -65,11 +65,20 @@ public enum FrameQuery {
             guard let line = try await route(id) else { throw FrameRequestError.notFound("route '\(id)' is not known") }
             storedRoute = line
         }
+        return try scene(values: values, mapObjects: mapObjects, storedRoute: storedRoute, catalog: catalog, parameterOfField: parameterOfField)
+    }
+
+    /// The scene of frame parameters already read: `values` by FrameQuery's names (`style`,
+    /// `theme`, `lat`, `lon`, `zoom`, `width`, `height`, `scale`). A message names the
+    /// parameter `parameterOfField` gives for a scene document field.
+    static func scene(
+        values: [String: String], mapObjects: [any SceneLayer], storedRoute: RouteLine?, catalog: StyleCatalog, parameterOfField: [String: String]
+    ) throws(FrameRequestError) -> Scene {
         let document = try document(values, fitting: storedRoute != nil || !mapObjects.isEmpty)
         do {
             return try SceneFile.scene(query: document, catalog: catalog, storedRoute: storedRoute, mapObjects: mapObjects)
         } catch {
-            let message = renamed(error).description
+            let message = renamed(error, parameterOfField: parameterOfField).description
             throw error.path == "style" ? FrameRequestError.notFound(message) : FrameRequestError.invalid(message)
         }
     }
@@ -107,7 +116,7 @@ public enum FrameQuery {
     }
 
     /// The scene reader's message, naming the parameter in place of the document's field.
-    private static func renamed(_ error: JSONFieldError) -> JSONFieldError {
+    private static func renamed(_ error: JSONFieldError, parameterOfField: [String: String]) -> JSONFieldError {
         guard let parameter = parameterOfField[error.path] else { return error }
         return JSONFieldError(path: parameter, message: String(error.description.dropFirst(error.path.count + 2)))
     }

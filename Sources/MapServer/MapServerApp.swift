@@ -191,6 +191,16 @@ public final class MapServerApp: Sendable {
                 return self.imageResponse(try await self.tiles.frame(scene, encoding: encoding), request: request)
             }
         }
+        router.get("/staticmap") { request, _ in
+            let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            let frame: (scene: Scene, encoding: FrameEncoding)
+            do {
+                frame = try GoogleStaticMap.frame(from: parameters, catalog: self.configuration.catalog)
+            } catch let error as FrameRequestError {
+                throw HTTPProblem(error)
+            }
+            return self.imageResponse(try await self.tiles.frame(frame.scene, encoding: frame.encoding), request: request)
+        }
         router.get("/frame/hit") { request, _ in try await self.hit(request) }
         router.get("/frame/describe") { request, _ in try await self.describe(request) }
         router.get("/frame.html") { request, _ in try await self.explorableFrame(request) }
