@@ -134,11 +134,7 @@ public enum FrameQuery {
             }
             return quality
         } ?? FrameEncoding.defaultQuality
-        switch format {
-        case .png: return .png
-        case .jpeg: return .jpeg(quality: quality)
-        case .webp: return .webp(quality: quality)
-        }
+        return FrameEncoding(format, quality: quality)
     }
 
     /// The parameters a frame of `format` takes beyond the scene's: `quality` for JPEG and WebP.

@@ -17,6 +17,15 @@ public enum FrameEncoding: Hashable, Sendable {
     /// lines and small labels keep their edges.
     public static let defaultQuality = 90
 
+    /// `format` at `quality`, which a PNG has no use for.
+    public init(_ format: ImageHeader.Format, quality: Int) {
+        switch format {
+        case .png: self = .png
+        case .jpeg: self = .jpeg(quality: quality)
+        case .webp: self = .webp(quality: quality)
+        }
+    }
+
     /// The format of the encoded bytes.
     public var format: ImageHeader.Format {
         switch self {

@@ -3,27 +3,34 @@ import Foundation
 import FrameExplain
 import FramePipeline
 import FrameRequest
+import ImageCodec
 import MapGeometry
 import MapRender
 import Payloads
 import TileStore
 
-/// `mapframe snapshot`: renders scene files to PNG frames.
+/// `mapframe snapshot`: renders scene files to PNG, JPEG or WebP frames.
 struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Render scene files to PNG frames.",
+        abstract: "Render scene files to PNG, JPEG or WebP frames.",
         discussion: "Each frame's tile report goes to standard error, one line per frame."
     )
 
     @Argument(help: ArgumentHelp("Scene files (JSON, see the README).", valueName: "scene.json"))
     var scenes: [String]
 
-    @Option(name: .long, help: ArgumentHelp("The PNG to write, for a single scene.", valueName: "out.png"))
+    @Option(name: .long, help: ArgumentHelp("The frame to write, for a single scene; .jpg, .jpeg and .webp name their formats.", valueName: "out.png"))
     var output: String?
 
-    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each frame as <dir>/<scene name>.png.", valueName: "dir"))
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each frame as <dir>/<scene name>.png (or .jpg, .webp).", valueName: "dir"))
     var outputDirectory: String?
+
+    @Option(help: ArgumentHelp("The frames' format: png, jpeg or webp; by default the --output file's, else png.", valueName: "format"))
+    var format: ImageHeader.Format?
+
+    @Option(help: ArgumentHelp("A JPEG or WebP frame's quality, 1 to 100 (default 90).", valueName: "n"))
+    var quality: Int?
 
     @OptionGroup var cacheOptions: CacheOptions
 
@@ -56,6 +63,24 @@ struct SnapshotCommand: AsyncParsableCommand {
         if legend != nil, scenes.count > 1 {
             throw ValidationError("--legend takes one scene; \(scenes.count) were given")
         }
+        _ = try encoding()
+    }
+
+    /// The frames' encoding: `--format`, else the `--output` file's extension, else PNG; at
+    /// `--quality` for JPEG and WebP.
+    func encoding() throws -> FrameEncoding {
+        let named = output.flatMap { ImageHeader.Format(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
+        if let format, let named, named != format, let output {
+            throw ValidationError("--format \(format.rawValue): --output \(output) names a \(named.rawValue) file; name it .\(format.fileExtension)")
+        }
+        let chosen = format ?? named ?? .png
+        if let quality {
+            guard chosen != .png else { throw ValidationError("--quality: PNG frames have no quality; it applies to jpeg and webp") }
+            guard FrameEncoding.qualities.contains(quality) else {
+                throw ValidationError("--quality: \(quality) is not allowed; expected \(FrameEncoding.qualities.lowerBound) to \(FrameEncoding.qualities.upperBound)")
+            }
+        }
+        return FrameEncoding(chosen, quality: quality ?? FrameEncoding.defaultQuality)
     }
 
     func run() async throws {
@@ -83,11 +108,13 @@ struct SnapshotCommand: AsyncParsableCommand {
             if let outputDirectory {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
             }
+            let encoding = try encoding()
+            let fileExtension = encoding.format.fileExtension
             let frames = parsed.map { url, scene, journey in
                 SceneFrame(url: url, scene: scene, journey: journey, destination: output.map { URL(fileURLWithPath: $0) }
-                    ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".png"))
+                    ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + "." + fileExtension))
             }
-            let writing = FrameWriting(html: html, legend: legend)
+            let writing = FrameWriting(html: html, legend: legend, encoding: encoding)
             try await Self.inOrder(frames.count) { index in
                 try await writing.write(frames[index], with: pipeline)
             }
@@ -132,14 +159,16 @@ private struct SceneFrame: Sendable {
 private struct FrameWriting: Sendable {
     let html: Bool
     let legend: String?
+    let encoding: FrameEncoding
 
     func write(_ frame: SceneFrame, with pipeline: FramePipeline) async throws -> [String] {
         let keepsPixels = legend != nil
         let scene = frame.scene
+        let encoding = encoding
         let drawn = try await pipeline.render(scene, as: FrameOutput { rendered in
-            (png: try rendered.canvas.pngData(opaque: true), pixels: keepsPixels ? rendered.canvas.image() : nil)
+            (encoded: try rendered.canvas.encoded(as: encoding), pixels: keepsPixels ? rendered.canvas.image() : nil)
         })
-        try OutputFile.write(drawn.output.png, to: frame.destination, what: "the frame")
+        try OutputFile.write(drawn.output.encoded, to: frame.destination, what: "the frame")
         if html, let source = pipeline.catalog[scene.style] {
             let page = ExplorableHTML.page(
                 for: ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: frame.journey), imageURL: frame.destination.lastPathComponent
@@ -169,5 +198,27 @@ enum FrameReport {
             line += "; drawn grey: \(shown)\(frame.missingTiles.count > 8 ? ", …" : "")"
         }
         return line
+    }
+}
+
+/// The formats `snapshot --format` names, and the files they are written to.
+extension ImageHeader.Format: ExpressibleByArgument {
+    /// The format a file name's extension names, if any: png, jpg or jpeg, webp (any case).
+    init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+
+    /// The extension `--out-dir` gives its frames.
+    var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        }
     }
 }

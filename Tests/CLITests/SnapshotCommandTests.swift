@@ -138,3 +138,43 @@ struct SnapshotCommandTests {
         }
     }
 }
+
+/// `snapshot --format` and `--quality`: frames as JPEG and WebP.
+@Suite("mapframe snapshot in JPEG and WebP")
+struct SnapshotEncodingTests {
+    @Test("--output's extension names the format; --out-dir takes --format and names its files for it")
+    func formatsFollowTheFileOrTheOption() async throws {
+        try await Workspace.with { workspace in
+            let cache = try await workspace.buildFixtures()
+            let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
+            let jpeg = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.JPG"))
+            #expect(jpeg.status == 0, "\(jpeg)")
+            let written = try ImageHeader.read(workspace.contents("out.JPG"))
+            #expect(written.format == .jpeg && written.width == 320 && written.height == 480)
+
+            let webp = try await workspace.mapframe(
+                "snapshot", scene, "--cache", cache, "--offline", "--out-dir", workspace.path("frames"), "--format", "webp", "--quality", "50"
+            )
+            #expect(webp.status == 0, "\(webp)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("frames")) == ["scene.webp"])
+            #expect(try ImageHeader.read(workspace.contents("frames/scene.webp")).format == .webp)
+        }
+    }
+
+    @Test("a format the file's name contradicts, or a quality out of range or for a PNG, is refused before anything is drawn")
+    func contradictionsAreRefused() async throws {
+        try await Workspace.with { workspace in
+            let scene = try workspace.write(Scenes.withMarkers, to: "scene.json")
+            for (arguments, message) in [
+                (["--output", "out.png", "--format", "jpeg"], "--format jpeg: --output out.png names a png file; name it .jpg"),
+                (["--output", "out.png", "--quality", "80"], "--quality: PNG frames have no quality; it applies to jpeg and webp"),
+                (["--output", "out.webp", "--quality", "0"], "--quality: 0 is not allowed; expected 1 to 100"),
+                (["--out-dir", "frames", "--format", "gif"], "--format"),
+            ] {
+                let result = try await workspace.mapframe(["snapshot", scene, "--offline"] + arguments)
+                #expect(result.status != 0 && result.standardError.contains(message), "\(arguments): \(result)")
+                #expect(!workspace.exists("out.png") && !workspace.exists("out.webp") && !workspace.exists("frames"))
+            }
+        }
+    }
+}
