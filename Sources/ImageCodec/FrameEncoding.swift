@@ -37,26 +37,28 @@ public enum FrameEncoding: Hashable, Sendable {
 
     /// Encodes opaque premultiplied ARGB32 pixels (Cairo's layout); alpha is ignored.
     public func encode(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) throws(ImageCodecError) -> Data {
-        let encoder: (UnsafePointer<UInt8>, Int32, Int32, Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int) -> Int32
-        let quality: Int
+        let bytes = pixels.assumingMemoryBound(to: UInt8.self)
+        var encoded: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status: Int32
         switch self {
         case .png:
             return try PNGCodec.encode(pixels: pixels, width: width, height: height, stride: stride, opaque: true)
-        case .jpeg(let asked):
-            (encoder, quality) = (mf_jpeg_encode, asked)
-        case .webp(let asked):
-            (encoder, quality) = (mf_webp_encode, asked)
+        case .jpeg(let quality):
+            try Self.check(quality)
+            status = mf_jpeg_encode(bytes, Int32(width), Int32(height), Int32(stride), Int32(quality), &encoded, &length, &message, message.count)
+        case .webp(let quality):
+            try Self.check(quality)
+            status = mf_webp_encode(bytes, Int32(width), Int32(height), Int32(stride), Int32(quality), &encoded, &length, &message, message.count)
         }
-        guard Self.qualities.contains(quality) else {
-            throw ImageCodecError("quality \(quality) is not allowed; expected \(Self.qualities.lowerBound) to \(Self.qualities.upperBound)")
+        guard status == 0, let encoded else { throw ImageCodecError(cMessage: message) }
+        return Data(bytesNoCopy: encoded, count: length, deallocator: .free)
+    }
+
+    private static func check(_ quality: Int) throws(ImageCodecError) {
+        guard qualities.contains(quality) else {
+            throw ImageCodecError("quality \(quality) is not allowed; expected \(qualities.lowerBound) to \(qualities.upperBound)")
         }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = encoder(
-            pixels.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(stride), Int32(quality), &bytes, &length, &message, message.count
-        )
-        guard status == 0, let bytes else { throw ImageCodecError(cMessage: message) }
-        return Data(bytesNoCopy: bytes, count: length, deallocator: .free)
     }
 }
