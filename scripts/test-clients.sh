@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The real client libraries the tests call MapFrame through, from PyPI, in a virtual environment
-# of the tests' own (.test-venv/, ignored): motionless builds Google Static Maps URLs. Made on
-# first use, and again when a pinned version changes.
+# of the tests' own (.test-venv/, ignored): motionless builds Google Static Maps URLs, and the
+# Mapbox SDK (mapbox) calls the Static Images API. Made on first use, and again when a pinned
+# version changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.test-venv
-CLIENTS=(motionless==1.3.3)
+CLIENTS=(motionless==1.3.3 mapbox==0.18.1)
 wanted="${CLIENTS[*]}"
 if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/clients" 2>/dev/null)" = "$wanted" ]; then
   exit 0

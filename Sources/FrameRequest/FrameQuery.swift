@@ -21,18 +21,20 @@ public enum FrameRequestError: Error, CustomStringConvertible, Sendable {
 /// `GET /frame.png?style=&lat=&lon=&zoom=&width=&height=&scale=&route=&theme=&marker=&path=`
 /// (or `/frame.jpg` and `/frame.webp`, which take `quality` too): a frame described by query
 /// parameters; every one is checked and a bad one is a 400 naming it.
-/// Map objects (`MapObjects`: `marker`, `path`) may be given any number of times; without
-/// `lat`, `lon` and `zoom`, the camera fits the route and the map objects.
+/// Map objects (`MapObjects`: `marker`, `path`, `geojson`) may be given any number of times.
+/// The camera is `lat`, `lon` and `zoom`; or `bbox=west,south,east,north`, fitted; or, with
+/// neither, fitted to the route and the map objects. A fitted camera takes `padding`.
 ///
 /// The parameters are written as a scene document and read by the scene files' reader
 /// (`SceneFile`), so that both front doors check every value against the same ranges, with
 /// the same messages; a message names the parameter, not the document's field.
 public enum FrameQuery {
-    public static let allowed: Set<String> = Set(["style", "lat", "lon", "zoom", "width", "height", "scale", "route", "theme"] + MapObjects.typeNames)
+    public static let allowed: Set<String> = Set(["style", "lat", "lon", "zoom", "bbox", "padding", "width", "height", "scale", "route", "theme"] + MapObjects.typeNames)
 
     /// Each scene document field a parameter fills, by the parameter's name, for messages.
     static let parameterOfField = [
-        "camera.center.lat": "lat", "camera.center.lon": "lon", "camera.zoom": "zoom", "size.width": "width", "size.height": "height",
+        "camera.center.lat": "lat", "camera.center.lon": "lon", "camera.zoom": "zoom", "camera.bounds": "bbox", "camera.padding": "padding",
+        "size.width": "width", "size.height": "height",
     ]
 
     /// The scene the frame parameters describe. An endpoint that takes more parameters names
@@ -96,9 +98,18 @@ public enum FrameQuery {
                 "height": try values["height"].map { text throws(FrameRequestError) in try number(text, parameter: "height") } ?? .number(Double(Viewport.iPhone.height)),
             ])
         }
-        if fitting, ["lat", "lon", "zoom"].allSatisfy({ values[$0] == nil }) {
-            document["camera"] = .object(["fit": .string("all")])
+        let centred = ["lat", "lon", "zoom"].contains { values[$0] != nil }
+        let padding = try values["padding"].map { text throws(FrameRequestError) in try number(text, parameter: "padding") }
+        if let bbox = values["bbox"] {
+            guard !centred else { throw .invalid("bbox: give bbox or lat, lon and zoom, not both") }
+            let numbers = try bbox.split(separator: ",", omittingEmptySubsequences: false).map { text throws(FrameRequestError) in
+                try number(String(text), parameter: "bbox")
+            }
+            document["camera"] = .object(["bounds": .array(numbers), "padding": padding].compactMapValues { $0 })
+        } else if fitting, !centred {
+            document["camera"] = .object(["fit": .string("all"), "padding": padding].compactMapValues { $0 })
         } else {
+            guard padding == nil else { throw .invalid("padding: only for a fitted camera (bbox, or no lat, lon and zoom)") }
             var center: [String: JSONValue] = [:]
             center["lat"] = try values["lat"].map { text throws(FrameRequestError) in try number(text, parameter: "lat") }
             center["lon"] = try values["lon"].map { text throws(FrameRequestError) in try number(text, parameter: "lon") }
@@ -116,9 +127,11 @@ public enum FrameQuery {
     }
 
     /// The scene reader's message, naming the parameter in place of the document's field.
+    /// A field's items keep their place: `camera.bounds[2] (east)` becomes `bbox[2] (east)`.
     private static func renamed(_ error: JSONFieldError, parameterOfField: [String: String]) -> JSONFieldError {
-        guard let parameter = parameterOfField[error.path] else { return error }
-        return JSONFieldError(path: parameter, message: String(error.description.dropFirst(error.path.count + 2)))
+        let field = error.path.prefix { $0 != "[" }
+        guard let parameter = parameterOfField[String(field)] else { return error }
+        return JSONFieldError(path: parameter + error.path.dropFirst(field.count), message: String(error.description.dropFirst(error.path.count + 2)))
     }
 
     /// The encoding a frame of `format` is asked for in: JPEG and WebP take a `quality`

@@ -23,7 +23,8 @@ import TileStore
 /// | `language`, `region`, `sensor` | taken and ignored: labels are the tiles' own, and clients such as motionless always send `language` | |
 ///
 /// Colours are `0xRRGGBB`, `0xRRGGBBAA`, or one of Google's ten names, drawn as the CSS colours
-/// of those names. Google draws labels only on `mid` and `normal` markers, and
+/// of those names. Markers draw over paths, as Google draws them, whatever the order of the
+/// parameters. Google draws labels only on `mid` and `normal` markers, and
 /// passes over a label on a smaller one; so does this. `visible` and `style` are not offered.
 public enum GoogleStaticMap {
     /// The parameters taken.
@@ -54,18 +55,20 @@ public enum GoogleStaticMap {
     /// The scene and encoding a `/staticmap` request asks for.
     public static func frame(from parameters: [(String, String)], catalog: StyleCatalog) throws(FrameRequestError) -> (scene: Scene, encoding: FrameEncoding) {
         var values: [String: String] = [:]
-        var objects: [any SceneLayer] = []
+        var paths: [any SceneLayer] = [], markers: [any SceneLayer] = []
         for (name, value) in parameters {
             guard allowed.contains(name) else {
                 throw .invalid("\(name): not offered; allowed: \(allowed.sorted().joined(separator: ", "))")
             }
             switch name {
-            case "markers": objects += try markers(value)
-            case "path": objects.append(try path(value))
+            case "markers": markers += try self.markers(value)
+            case "path": paths.append(try path(value))
             default:
                 guard values.updateValue(value, forKey: name) == nil else { throw .invalid("\(name): given more than once; allowed once") }
             }
         }
+        // Google draws every marker over every path, whatever their order in the query.
+        let objects = paths + markers
         guard objects.count <= MapObjects.maximumPerScene else {
             throw .invalid("markers and path: \(objects.count) objects; allowed at most \(MapObjects.maximumPerScene)")
         }
@@ -84,7 +87,7 @@ public enum GoogleStaticMap {
             do {
                 point = try Coordinate(queryText: Substring(center), parameter: "center")
             } catch {
-                throw .invalid("\(error.description); addresses are not looked up")
+                throw .invalid(error.description)
             }
             guard let level = Int(zoom) else { throw .invalid("zoom: '\(zoom.prefix(20))' is not a whole number") }
             (frame["lat"], frame["lon"], frame["zoom"]) = (String(point.latitude), String(point.longitude), String(level))
@@ -138,7 +141,7 @@ public enum GoogleStaticMap {
 
     /// One `path` parameter: its style, then its points or one `enc:` polyline.
     static func path(_ value: String) throws(FrameRequestError) -> Path {
-        let (style, points) = try styleAndPoints(value, parameter: "path", fields: ["color", "weight", "fillcolor", "geodesic"])
+        let (style, points) = try styleAndPoints(value, parameter: "path", fields: ["color", "weight", "fillcolor", "geodesic"], polylines: ["enc:": 5])
         if let geodesic = style["geodesic"], geodesic != "false" {
             throw .invalid("path.geodesic: '\(geodesic.prefix(20))' is not offered; paths are straight on the map (geodesic:false)")
         }
@@ -157,46 +160,16 @@ public enum GoogleStaticMap {
         return Path(points: points, colour: colour, width: weight, fill: fill)
     }
 
-    /// The `key:value` style fields that lead a `markers` or `path` parameter, and the points
-    /// after them: `lat,lng` each, or one `enc:` polyline, which runs to the end (it may hold `|`).
-    private static func styleAndPoints(_ value: String, parameter: String, fields: [String]) throws(FrameRequestError) -> ([String: String], [Coordinate]) {
-        var style: [String: String] = [:]
-        var points: [Coordinate] = []
-        var rest = Substring(value)
-        while !rest.isEmpty {
-            if rest.hasPrefix("enc:") {
-                guard points.isEmpty else { throw .invalid("\(parameter): has points and an enc: polyline; give one or the other") }
-                do {
-                    points = try EncodedPolyline.decode(rest.dropFirst(4), precision: 5)
-                } catch {
-                    throw .invalid("\(parameter): the enc: polyline \(error.description)")
-                }
-                break
-            }
-            let end = rest.firstIndex(of: "|") ?? rest.endIndex
-            let item = rest[..<end]
-            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
-            if let colon = item.firstIndex(of: ":") {
-                let key = String(item[..<colon])
-                guard points.isEmpty else { throw .invalid("\(parameter): '\(key.prefix(20))' follows a point; give the style first, then the points") }
-                guard fields.contains(key) else {
-                    throw .invalid("\(parameter): '\(key.prefix(20))' is not offered; allowed: \(fields.joined(separator: ", ")), then the points")
-                }
-                guard style.updateValue(String(item[item.index(after: colon)...]), forKey: key) == nil else {
-                    throw .invalid("\(parameter).\(key): given more than once")
-                }
-            } else if !item.isEmpty {
-                guard points.count < RouteLine.maximumPoints else {
-                    throw .invalid("\(parameter): has more than \(RouteLine.maximumPoints) points; allowed at most \(RouteLine.maximumPoints)")
-                }
-                do {
-                    points.append(try Coordinate(queryText: item, parameter: parameter))
-                } catch {
-                    throw .invalid("\(error.description); addresses are not looked up")
-                }
-            }
+    /// The style fields and points of a `markers` or `path` parameter.
+    private static func styleAndPoints(
+        _ value: String, parameter: String, fields: [String], polylines: KeyValuePairs<String, Int> = [:]
+    ) throws(FrameRequestError) -> ([String: String], [Coordinate]) {
+        do {
+            let query = try StyledPoints(Substring(value), parameter: parameter, fields: fields, polylines: polylines)
+            return (query.style, query.points)
+        } catch {
+            throw .invalid(error.description)
         }
-        return (style, points)
     }
 
     /// A Google colour: `0xRRGGBB`, `0xRRGGBBAA` or one of its ten names.

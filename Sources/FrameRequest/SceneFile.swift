@@ -185,16 +185,37 @@ public enum SceneFile {
     }
 
     private static func parseCamera(_ camera: JSONObjectReader, header: FrameHeader) throws(JSONFieldError) -> Scene.CameraSpec {
-        if camera.has("fit") {
-            try camera.rejectUnknownFields(allowed: ["fit", "padding"])
-            let fit = try camera.requiredString("fit")
-            guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
-            let viewport = header.layout.frameViewport
-            let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
-            let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? MapDefaults.fitPadding
-            return .fitAll(padding: padding)
+        guard camera.has("fit") || camera.has("bounds") else {
+            return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "bounds", "padding"]))
         }
-        return .fixed(try header.fixedCamera(camera, alternatives: ["fit", "padding"]))
+        try camera.rejectUnknownFields(allowed: ["fit", "bounds", "padding"])
+        let viewport = header.layout.frameViewport
+        let maxPadding = Double(min(viewport.width, viewport.height) / 2 - 1)
+        let padding = try camera.number("padding", in: 0...max(0, maxPadding)) ?? MapDefaults.fitPadding
+        if camera.has("bounds") {
+            guard !camera.has("fit") else { throw JSONFieldError(path: camera.path(of: "bounds"), message: "give fit or bounds, not both") }
+            return .fitBounds(try bounds(camera.required("bounds", expected: "[west, south, east, north]"), path: camera.path(of: "bounds")), padding: padding)
+        }
+        let fit = try camera.requiredString("fit")
+        guard fit == "all" else { throw JSONFieldError(path: camera.path(of: "fit"), value: .string(fit), allowed: "\"all\"") }
+        return .fitAll(padding: padding)
+    }
+
+    /// A camera's `bounds`: `[west, south, east, north]` in degrees, west of east and south of
+    /// north (a box across the antimeridian is not offered).
+    static func bounds(_ value: JSONValue, path: String) throws(JSONFieldError) -> GeoBounds {
+        guard case .array(let numbers) = value, numbers.count == 4 else {
+            throw JSONFieldError(path: path, value: value, allowed: "[west, south, east, north] in degrees")
+        }
+        let longitudes = WebMercator.longitudeRange, latitudes = WebMercator.inputLatitudeRange
+        let west = try JSONObjectReader.number(numbers[0], path: "\(path)[0] (west)", in: longitudes)
+        let south = try JSONObjectReader.number(numbers[1], path: "\(path)[1] (south)", in: latitudes)
+        let east = try JSONObjectReader.number(numbers[2], path: "\(path)[2] (east)", in: longitudes)
+        let north = try JSONObjectReader.number(numbers[3], path: "\(path)[3] (north)", in: latitudes)
+        guard west < east, south < north else {
+            throw JSONFieldError(path: path, message: "[\(JSONValue.format(west)), \(JSONValue.format(south)), \(JSONValue.format(east)), \(JSONValue.format(north))] is not [west, south, east, north] with west < east and south < north")
+        }
+        return GeoBounds(south: south, west: west, north: north, east: east)
     }
 
     /// `{"coordinates": [[lon, lat], ...]}`, a route of one part (`"type": "LineString"` may be

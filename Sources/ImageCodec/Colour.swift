@@ -39,6 +39,11 @@ public struct Colour: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(hex: value)
     }
 
+    /// The same colour at opacity `alpha`.
+    public func withAlpha(_ alpha: Double) -> Colour {
+        Colour(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
     public var redLevel: UInt8 { Self.level(red) }
     public var greenLevel: UInt8 { Self.level(green) }
     public var blueLevel: UInt8 { Self.level(blue) }

@@ -234,16 +234,21 @@ public final class Canvas {
         cairo_paint_with_alpha(context, colour.alpha)
     }
 
-    /// Fills the area inside `ring`, its last point joined back to its first, at `colour`. Cut
-    /// to `strokeMargin` beyond the canvas first, for the reason lines are: Cairo's fixed point
-    /// would wrap a far corner round.
-    public func fillPolygon(_ ring: [PixelPoint], with colour: Colour) {
+    /// Fills the area inside `rings`, each closed back to its first point, at `colour`: the
+    /// first ring's area less the areas of the others (its holes), by the even-odd rule. Each
+    /// ring is cut to `strokeMargin` beyond the canvas first, for the reason lines are: Cairo's
+    /// fixed point would wrap a far corner round.
+    public func fillPolygon(_ rings: [[PixelPoint]], with colour: Colour) {
         let box = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)).expanded(by: Self.strokeMargin)
-        let clipped = Self.clip(ring, to: box)
-        guard clipped.count >= 3 else { return }
-        addLine(clipped[...])
-        closePath()
+        for ring in rings {
+            let clipped = Self.clip(ring, to: box)
+            guard clipped.count >= 3 else { continue }
+            addLine(clipped[...])
+            closePath()
+        }
+        cairo_set_fill_rule(context, CAIRO_FILL_RULE_EVEN_ODD)
         fillPath(with: colour)
+        cairo_set_fill_rule(context, CAIRO_FILL_RULE_WINDING)
     }
 
     /// `polygon` cut to `box` (Sutherland and Hodgman's algorithm, one edge of the box at a time):

@@ -117,6 +117,9 @@ public final class FrameRenderer {
             // Scene parsing guarantees something to fit; a fallback keeps the renderer total.
             return CameraFit.camera(showing: items, in: scene.mapPanelViewport, padding: padding, zoomRange: tileSet.zoomRange)
                 ?? MapDefaults.fallbackCamera
+        case .fitBounds(let bounds, let padding):
+            return CameraFit.camera(showing: [FitItem(bounds: bounds)], in: scene.mapPanelViewport, padding: padding, zoomRange: tileSet.zoomRange)
+                ?? MapDefaults.fallbackCamera
         }
     }
 

@@ -49,6 +49,7 @@ public enum MapObjects {
     public static let kinds: [any MapObject.Type] = [
         Marker.self,
         Path.self,
+        GeoJSONOverlay.self,
     ]
 
     /// The most map objects one scene may carry, of all kinds together.
@@ -96,18 +97,19 @@ public enum MapObjects {
         return layers
     }
 
-    /// Reads the map objects among a query's parameters, in the order given; the others are
-    /// left to the caller.
+    /// Reads the map objects among a query's parameters, bottom to top in the order given,
+    /// whatever their kinds; the other parameters are left to the caller.
     public static func read(query parameters: [(name: String, value: String)]) throws(JSONFieldError) -> [any SceneLayer] {
+        let counts = Dictionary(parameters.map { ($0.name, 1) }, uniquingKeysWith: +)
+        var seen: [String: Int] = [:]
         var layers: [any SceneLayer] = []
-        for kind in kinds {
-            let values = parameters.filter { $0.name == kind.typeName }.map(\.value)
-            for (index, value) in values.enumerated() {
-                let parameter = values.count == 1 ? kind.typeName : "\(kind.typeName)[\(index + 1)]"
-                layers += try kind.read(query: Substring(value), parameter: parameter) as [any SceneLayer]
-                guard layers.count <= maximumPerScene else {
-                    throw JSONFieldError(path: parameter, message: "brings the map objects to more than \(maximumPerScene); allowed at most \(maximumPerScene)")
-                }
+        for (name, value) in parameters {
+            guard let kind = kinds.first(where: { $0.typeName == name }) else { continue }
+            seen[name, default: 0] += 1
+            let parameter = counts[name] == 1 ? name : "\(name)[\(seen[name]!)]"
+            layers += try kind.read(query: Substring(value), parameter: parameter) as [any SceneLayer]
+            guard layers.count <= maximumPerScene else {
+                throw JSONFieldError(path: parameter, message: "brings the map objects to more than \(maximumPerScene); allowed at most \(maximumPerScene)")
             }
         }
         return layers
@@ -130,7 +132,7 @@ extension Coordinate {
     public init(queryText text: Substring, parameter: String) throws(JSONFieldError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]), latitude.isFinite, longitude.isFinite else {
-            throw JSONFieldError(path: parameter, message: "'\(text.prefix(40))' is not a point; expected lat,lon in decimal degrees")
+            throw JSONFieldError(path: parameter, message: "'\(text.prefix(40))' is not a point; expected lat,lon in decimal degrees; addresses are not looked up")
         }
         let latitudes = WebMercator.inputLatitudeRange, longitudes = WebMercator.longitudeRange
         guard latitudes.contains(latitude), longitudes.contains(longitude) else {

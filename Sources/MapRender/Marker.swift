@@ -240,30 +240,13 @@ public struct Marker: MapObject {
     }
 
     public static func read(query value: Substring, parameter: String) throws(JSONFieldError) -> [Marker] {
-        var values: [String: String] = [:]
-        var points: [Coordinate] = []
-        for item in value.split(separator: "|", omittingEmptySubsequences: false) {
-            guard let colon = item.firstIndex(of: ":") else {
-                points.append(try Coordinate(queryText: item, parameter: parameter))
-                continue
-            }
-            let key = String(item[..<colon]), text = String(item[item.index(after: colon)...])
-            guard points.isEmpty else {
-                throw JSONFieldError(path: parameter, message: "'\(key.prefix(20))' follows a point; give the style first, then the points")
-            }
-            guard fields.contains(key) else {
-                throw JSONFieldError(path: parameter, message: "'\(key.prefix(20))' is not a marker field; allowed: \(fields.joined(separator: ", "))")
-            }
-            guard values.updateValue(text, forKey: key) == nil else {
-                throw JSONFieldError(path: "\(parameter).\(key)", message: "is given twice")
-            }
-        }
-        guard !points.isEmpty else {
+        let query = try StyledPoints(value, parameter: parameter, fields: fields, maximumPoints: MapObjects.maximumPerScene)
+        guard !query.points.isEmpty else {
             throw JSONFieldError(path: parameter, message: "has no point; expected the style's fields, then one or more lat,lon points, separated by |")
         }
         var markers: [Marker] = []
-        for point in points {
-            markers.append(try Marker(coordinate: point, values: values) { "\(parameter).\($0)" })
+        for point in query.points {
+            markers.append(try Marker(coordinate: point, values: query.style) { "\(parameter).\($0)" })
         }
         return markers
     }

@@ -42,6 +42,9 @@ public struct Path: MapObject {
     public var width: Double
     /// The area the path closes, at this colour; nil for a line alone.
     public var fill: Colour?
+    /// Rings cut out of the fill and outlined as the path is, as a GeoJSON polygon's inner
+    /// rings are; each ends where it starts.
+    public var holes: [[Coordinate]]
     /// What hit-testing and descriptions call the path; nil says "Path".
     public var title: String?
 
@@ -49,11 +52,15 @@ public struct Path: MapObject {
     public static let defaultWidth = 4.0
     public static let widths: ClosedRange<Double> = 0...50
 
-    public init(points: [Coordinate], colour: Colour = Path.defaultColour, width: Double = Path.defaultWidth, fill: Colour? = nil, title: String? = nil) {
+    public init(
+        points: [Coordinate], colour: Colour = Path.defaultColour, width: Double = Path.defaultWidth, fill: Colour? = nil, holes: [[Coordinate]] = [],
+        title: String? = nil
+    ) {
         self.points = points
         self.colour = colour
         self.width = width
         self.fill = fill
+        self.holes = holes
         self.title = title
     }
 
@@ -97,10 +104,10 @@ public struct Path: MapObject {
     public func draw(in context: DrawingContext) {
         let look = look(in: context.theme), scale = context.frame.scale
         if let fill = look.fill {
-            context.canvas.fillPolygon(points.map(context.frame.pixel(for:)), with: fill)
+            context.canvas.fillPolygon(([points] + holes).map { $0.map(context.frame.pixel(for:)) }, with: fill)
         }
         guard look.width > 0 else { return }
-        let lines = context.frame.drawnLines([points])
+        let lines = context.frame.drawnLines(outlines)
         if look.casingWidth > 0 {
             context.canvas.strokeLines(lines, with: look.casing, width: look.drawnWidth * scale, cap: .round, join: .round)
         }
@@ -110,9 +117,13 @@ public struct Path: MapObject {
     /// The line as wide as it draws, placed at the point halfway along it.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let width = max(look(in: theme).drawnWidth, 1) * frame.scale
-        let lines = frame.visibleLines([fill == nil ? points : points + [points[0]]], reach: width / 2 + frame.scale)
+        let closed = fill == nil ? [points] : [points + [points[0]]]
+        let lines = frame.visibleLines(closed + holes, reach: width / 2 + frame.scale)
         return [DrawnElement(.path, label: title ?? "Path", shape: .polylines(lines, width: width), place: halfwayPoint)]
     }
+
+    /// The lines the path strokes: its points, then each hole.
+    private var outlines: [[Coordinate]] { [points] + holes }
 
     /// The point halfway along the path, by distance on the ground.
     var halfwayPoint: Coordinate {
@@ -155,58 +166,30 @@ public struct Path: MapObject {
     }
 
     public static func read(query value: Substring, parameter: String) throws(JSONFieldError) -> [Path] {
-        var values: [String: String] = [:]
-        var points: [Coordinate] = []
-        var rest = value[...]
-        while true {
-            // An encoded polyline may hold any character of its alphabet, `|` among them: it
-            // runs to the end of the parameter.
-            if rest.hasPrefix("enc:") || rest.hasPrefix("enc6:") {
-                guard points.isEmpty else { throw JSONFieldError(path: parameter, message: "has points and an encoded polyline; give one or the other") }
-                points = try encodedPoints(rest, path: parameter)
-                break
-            }
-            let end = rest.firstIndex(of: "|") ?? rest.endIndex
-            let item = rest[..<end]
-            if let colon = item.firstIndex(of: ":") {
-                let key = String(item[..<colon]), text = String(item[item.index(after: colon)...])
-                guard points.isEmpty else {
-                    throw JSONFieldError(path: parameter, message: "'\(key.prefix(20))' follows a point; give the style first, then the points")
-                }
-                guard fields.contains(key) else {
-                    throw JSONFieldError(path: parameter, message: "'\(key.prefix(20))' is not a path field; allowed: \(fields.joined(separator: ", ")), then the points or enc: or enc6:")
-                }
-                guard values.updateValue(text, forKey: key) == nil else { throw JSONFieldError(path: "\(parameter).\(key)", message: "is given twice") }
-            } else {
-                guard points.count < RouteLine.maximumPoints else {
-                    throw JSONFieldError(path: parameter, message: "has more than \(RouteLine.maximumPoints) points; allowed at most \(RouteLine.maximumPoints)")
-                }
-                points.append(try Coordinate(queryText: item, parameter: parameter))
-            }
-            guard end < rest.endIndex else { break }
-            rest = rest[rest.index(after: end)...]
-        }
-        guard points.count >= RouteLine.minimumPointsPerPart else {
+        let query = try StyledPoints(value, parameter: parameter, fields: fields, polylines: polylinePrecisions)
+        guard query.points.count >= RouteLine.minimumPointsPerPart else {
             throw JSONFieldError(
-                path: parameter, message: "has \(points.count) point\(points.count == 1 ? "" : "s"); expected the style's fields, then 2 or more lat,lon points or one enc: or enc6: polyline, separated by |"
+                path: parameter, message: "has \(query.points.count) point\(query.points.count == 1 ? "" : "s"); expected the style's fields, then 2 or more lat,lon points or one enc: or enc6: polyline, separated by |"
             )
         }
-        if let width = values["width"], Double(width).map({ $0.isFinite }) != true {
+        if let width = query.style["width"], Double(width).map({ $0.isFinite }) != true {
             throw JSONFieldError(path: "\(parameter).width", message: "'\(width.prefix(20))' is not a number")
         }
-        return [try Path(points: points, values: values) { "\(parameter).\($0)" }]
+        return [try Path(points: query.points, values: query.style) { "\(parameter).\($0)" }]
     }
+
+    /// The prefixes of encoded polylines, with their precisions.
+    static let polylinePrecisions: KeyValuePairs<String, Int> = ["enc:": 5, "enc6:": 6]
 
     /// The points an `enc:` (precision 5) or `enc6:` (precision 6) polyline gives.
     private static func encodedPoints(_ text: Substring, path: String) throws(JSONFieldError) -> [Coordinate] {
-        let (precision, encoded) = text.hasPrefix("enc6:") ? (6, text.dropFirst(5)) : text.hasPrefix("enc:") ? (5, text.dropFirst(4)) : (0, text)
-        guard precision != 0 else {
+        guard let (prefix, precision) = polylinePrecisions.first(where: { text.hasPrefix($0.key) }) else {
             throw JSONFieldError(path: path, message: "'\(text.prefix(20))' is not a polyline; write enc: (precision 5) or enc6: (precision 6) before it")
         }
         do {
-            return try EncodedPolyline.decode(encoded, precision: precision)
+            return try EncodedPolyline.decode(text.dropFirst(prefix.count), precision: precision)
         } catch {
-            throw JSONFieldError(path: path, message: "the \(text.prefix(precision == 6 ? 5 : 4)) polyline \(error.description)")
+            throw JSONFieldError(path: path, message: "the \(prefix) polyline \(error.description)")
         }
     }
 

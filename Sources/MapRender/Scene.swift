@@ -10,6 +10,8 @@ public struct Scene: Hashable, Sendable {
         /// Fit every layer's fit items (markers, route, photos, location), with `padding`
         /// logical pixels to spare (`MapDefaults.fitPadding` unless a scene says otherwise).
         case fitAll(padding: Double)
+        /// Fit `bounds`, with `padding` logical pixels to spare, whatever the layers cover.
+        case fitBounds(GeoBounds, padding: Double)
     }
 
     /// Which attribution text the box shows.

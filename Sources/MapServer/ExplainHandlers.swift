@@ -18,7 +18,7 @@ extension MapServerApp {
     func explaining<T: Sendable>(
         _ request: Request, others: Set<String> = [], _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
     ) async throws -> T {
-        let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let parameters = request.queryPairs
         let scene = try await frameScene(request, others: others)
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }

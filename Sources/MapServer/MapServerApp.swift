@@ -180,7 +180,7 @@ public final class MapServerApp: Sendable {
 
         for (path, format) in [("/frame.png", ImageHeader.Format.png), ("/frame.jpg", .jpeg), ("/frame.webp", .webp)] {
             router.get(RouterPath(path)) { request, _ in
-                let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+                let parameters = request.queryPairs
                 let encoding: FrameEncoding
                 do {
                     encoding = try FrameQuery.encoding(format, parameters: parameters)
@@ -192,7 +192,7 @@ public final class MapServerApp: Sendable {
             }
         }
         router.get("/staticmap") { request, _ in
-            let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            let parameters = request.queryPairs
             let frame: (scene: Scene, encoding: FrameEncoding)
             do {
                 frame = try GoogleStaticMap.frame(from: parameters, catalog: self.configuration.catalog)
@@ -200,6 +200,21 @@ public final class MapServerApp: Sendable {
                 throw HTTPProblem(error)
             }
             return self.imageResponse(try await self.tiles.frame(frame.scene, encoding: frame.encoding), request: request)
+        }
+        router.get("/styles/v1/:user/:style/static/**") { request, context in
+            let style = try context.parameters.require("style")
+            let path = request.uri.path
+            let marker = "/static/"
+            // The overlays may hold any character once percent-decoded, `/` among them, so the
+            // rest of the path is taken as sent and decoded a part at a time.
+            guard let range = path.range(of: marker) else { throw HTTPProblem.notFound("no static/ in the path") }
+            let scene: Scene
+            do {
+                scene = try MapboxStaticMap.scene(style: style, rest: path[range.upperBound...], parameters: request.queryPairs, catalog: self.configuration.catalog)
+            } catch let error as FrameRequestError {
+                throw HTTPProblem(error)
+            }
+            return self.imageResponse(try await self.tiles.frame(scene, encoding: .png), request: request)
         }
         router.get("/frame/hit") { request, _ in try await self.hit(request) }
         router.get("/frame/describe") { request, _ in try await self.describe(request) }
@@ -242,7 +257,7 @@ public final class MapServerApp: Sendable {
     /// The scene a frame request's query parameters describe (`FrameQuery`); `others` are the
     /// endpoint's own parameters, left to it.
     func frameScene(_ request: Request, others: Set<String> = []) async throws -> Scene {
-        let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let parameters = request.queryPairs
         do {
             return try await FrameQuery.scene(from: parameters, others: others, catalog: configuration.catalog) {
                 try await self.storedRoute(id: $0)?.line
@@ -319,5 +334,13 @@ struct PeriodicFlush: Service {
             await storageHealth.lookAtStorage()
             _ = await storageHealth.unavailableReason()
         }
+    }
+}
+
+extension Request {
+    /// The query's parameters as name and value, in the order given, repeats kept: what the
+    /// frame readers of `FrameRequest` take.
+    var queryPairs: [(String, String)] {
+        uri.queryParameters.map { (String($0.key), String($0.value)) }
     }
 }

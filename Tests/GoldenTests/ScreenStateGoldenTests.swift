@@ -13,7 +13,8 @@ import TileStore
         "cleared-initial", "start-set", "start-and-finish", "route-planned", "geolocating-ring", "photomap-pins",
         "opencyclemap-two-line-attribution", "missing-tiles-grey", "retina-route-planned", "high-zoom-route",
         "transit-vehicle-at-stop", "transit-vehicle-between", "transit-transfer", "transit-departures", "markers", "paths",
-    ] + ["high-contrast", "categories"].flatMap { theme in ["route-planned", "geolocating", "photomap", "chrome", "transit", "markers", "paths"].map { "\(theme)-\($0)" } }
+        "geojson", "static-map-combined",
+    ] + ["high-contrast", "categories"].flatMap { theme in ["route-planned", "geolocating", "photomap", "chrome", "transit", "markers", "paths", "geojson"].map { "\(theme)-\($0)" } }
 
     @Test func everyRequiredStateHasASceneAndAGolden() throws {
         for state in Self.requiredStates {

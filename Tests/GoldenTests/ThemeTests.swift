@@ -20,7 +20,7 @@ import TileStore
         return counts
     }
 
-    @Test(arguments: ["categories-route-planned", "categories-geolocating", "categories-photomap", "categories-chrome", "categories-markers", "categories-paths"])
+    @Test(arguments: ["categories-route-planned", "categories-geolocating", "categories-photomap", "categories-chrome", "categories-markers", "categories-paths", "categories-geojson"])
     func categoriesFramesHoldOnlyThePalette(scene name: String) async throws {
         var scene = try GoldenSupport.scene(named: name)
         for scale in [1, 2] {

@@ -151,11 +151,10 @@ import TileStore
         ("anchor:left|52.2,0.1", "marker.anchor: \"left\" is not allowed; expected one of bottom, center"),
         ("colour:0072B2", "marker: has no point"),
         ("52.2,0.1|colour:0072B2", "marker: 'colour' follows a point; give the style first"),
-        ("shape:pin|52.2,0.1", "marker: 'shape' is not a marker field; allowed: colour, size, label, icon, anchor, title"),
+        ("shape:pin|52.2,0.1", "marker: 'shape' is not offered; allowed: colour, size, label, icon, anchor, title"),
         ("size:large|size:small|52.2,0.1", "marker.size: is given twice"),
         ("91,0.1", "marker: 91,0.1 is off the map"),
         ("52.2", "marker: '52.2' is not a point; expected lat,lon"),
-        ("52.2,0.1|", "marker: '' is not a point"),
         ("title:|52.2,0.1", "marker.title: has 0 characters; allowed 1...200"),
     ])
     func badQueriesSayWhatIsWrong(query: String, message: String) {

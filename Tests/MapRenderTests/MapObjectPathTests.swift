@@ -112,8 +112,8 @@ import TileStore
         ("52.2,0.1|enc:_p~iF~ps|U", "path: has points and an encoded polyline"),
         ("enc:gknqbBgwaF~W_`Ffw@_nDvcAgiBfw@w`EoK_gE", "path: the enc: polyline point 1 is 522.073,1.161, off the map; a polyline written at precision 6"),
         ("enc:_p~iF ~ps|U", "path: the enc: polyline character 6 (' ') is not part of an encoded polyline"),
-        ("enc5:_p~iF~ps|U", "path: 'enc5' is not a path field"),
-        ("stroke:red|52.2,0.1|52.3,0.2", "path: 'stroke' is not a path field; allowed: colour, width, fill, title"),
+        ("enc5:_p~iF~ps|U", "path: 'enc5' is not offered"),
+        ("stroke:red|52.2,0.1|52.3,0.2", "path: 'stroke' is not offered; allowed: colour, width, fill, title"),
         ("52.2,0.1|52.3,0.2|width:3", "path: 'width' follows a point"),
     ])
     func badQueriesSayWhatIsWrong(query: String, message: String) {

@@ -40,7 +40,7 @@ import Testing
             try expectJSONError(try await server.get("/frame/hit?\(frame)&x=left&y=1"), status: 400, mentions: "x: 'left' is not a whole number")
             try expectJSONError(try await server.get("/frame/hit?\(frame)&y=1"), status: 400, mentions: "x: missing")
             try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&slop=-2"), status: 400, mentions: "slop: '-2' is not allowed; expected a number of logical pixels in 0...100")
-            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&z=3"), status: 400, mentions: "z: unknown parameter; allowed: height, lat, lon, marker, path, route, scale, slop, style, theme, width, x, y, zoom")
+            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&z=3"), status: 400, mentions: "z: unknown parameter; allowed: bbox, geojson, height, lat, lon, marker, padding, path, route, scale, slop, style, theme, width, x, y, zoom")
             try expectJSONError(try await server.get("/frame/describe?\(frame)&x=1"), status: 400, mentions: "x: unknown parameter")
             try expectJSONError(try await server.get("/frame.html?\(frame)&theme=dark"), status: 400, mentions: #"theme: "dark" is not allowed"#)
         }

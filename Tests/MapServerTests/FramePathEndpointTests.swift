@@ -40,4 +40,27 @@ import Testing
             )
         }
     }
+
+    /// `bbox` fits a box whatever the objects cover; `padding` works with any fitted camera.
+    @Test func aBoxCameraFitsTheBox() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let boxed = "/frame/describe?style=osm&width=320&height=240&bbox=0.1400,52.2060,0.1440,52.2080&path=title:Quayside%7C52.2072,0.1400%7C52.2072,0.1440"
+            let reply = try await server.get(boxed)
+            #expect(reply.status == 200, "\(reply)")
+            #expect(String(decoding: reply.body, as: UTF8.self).contains("Quayside"))
+            let padded = try await server.get("/frame.png?style=osm&width=320&height=240&bbox=0.1400,52.2060,0.1440,52.2080&padding=40")
+            #expect(padded.status == 200, "\(padded)")
+            for (query, message) in [
+                ("bbox=0.14,52.206,0.144&lat=52.2", "bbox: give bbox or lat, lon and zoom, not both"),
+                ("bbox=0.14,52.206,0.144", "bbox: an array of 3 is not allowed; expected [west, south, east, north]"),
+                ("bbox=0.144,52.206,0.14,52.208", "bbox: [0.144, 52.206, 0.14, 52.208] is not [west, south, east, north]"),
+                ("bbox=0.14,52.206,200,52.208", "bbox[2] (east): 200 is outside the allowed range"),
+                ("bbox=0.14,52.206,east,52.208", "bbox: 'east' is not a number"),
+                ("lat=52.2&lon=0.14&zoom=15&padding=10", "padding: only for a fitted camera"),
+                ("bbox=0.14,52.206,0.144,52.208&padding=500", "padding: 500 is outside the allowed range"),
+            ] {
+                try expectJSONError(try await server.get("/frame.png?style=osm&width=320&height=240&" + query), status: 400, mentions: message)
+            }
+        }
+    }
 }

@@ -91,22 +91,3 @@ struct GoogleStaticMapTests {
         }
     }
 }
-
-/// The PyPI client libraries in `.test-venv` (scripts/test-clients.sh).
-enum TestClients {
-    /// Where motionless sends its URLs.
-    static let googleBase = "https://maps.googleapis.com/maps/api"
-
-    static let python = packageRoot.appendingPathComponent(".test-venv/bin/python")
-
-    /// Why the clients cannot be used, or nil when they can.
-    static let unavailability: String? = FileManager.default.isExecutableFile(atPath: python.path)
-        ? nil : "the test clients are not installed; make deps-test runs scripts/test-clients.sh"
-
-    /// Runs a script in the clients' Python and returns what it printed.
-    static func python(_ script: String) async throws -> String {
-        let result = try await runProgram(python, ["-c", script], in: FileManager.default.temporaryDirectory)
-        guard result.status == 0 else { throw TestSetupError(description: "the test clients' Python failed: \(result)") }
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}

@@ -51,6 +51,14 @@ struct SceneFileTests {
         #expect(scene.overlays.start == nil && scene.overlays.route == nil && scene.overlays.photos.isEmpty && scene.overlays.location == nil)
     }
 
+    @Test("a camera fitted to a box, whatever the layers cover")
+    func boundsCamera() throws {
+        let scene = try Self.parse(#"{"camera": {"bounds": [0.11, 52.19, 0.13, 52.21], "padding": 10}}"#)
+        #expect(scene.camera == .fitBounds(GeoBounds(south: 52.19, west: 0.11, north: 52.21, east: 0.13), padding: 10))
+        let unpadded = try Self.parse(#"{"camera": {"bounds": [0.11, 52.19, 0.13, 52.21]}}"#)
+        #expect(unpadded.camera == .fitBounds(GeoBounds(south: 52.19, west: 0.11, north: 52.21, east: 0.13), padding: MapDefaults.fitPadding))
+    }
+
     @Test("a scene names its theme; the CycleStreets look by default", arguments: Theme.Name.allCases)
     func theme(name: Theme.Name) throws {
         let scene = try Self.parse(#"{"camera": {"center": {"lat": 52.2, "lon": 0.14}, "zoom": 16}, "theme": "\#(name.rawValue)"}"#)
@@ -125,6 +133,13 @@ struct SceneFileTests {
         BadScene(name: "theme not a name", json: #"{\#(camera), "theme": 2}"#, mustMention: ["theme", "2", "a string"]),
         BadScene(name: "fit with nothing to fit", json: #"{"camera": {"fit": "all"}}"#, mustMention: ["camera.fit", "all", "nothing to fit"]),
         BadScene(name: "missing camera", json: #"{"style": "osm"}"#, mustMention: ["camera", "missing"]),
+        BadScene(
+            name: "bounds the wrong way round", json: #"{"camera": {"bounds": [0.13, 52.19, 0.11, 52.21]}}"#,
+            mustMention: ["camera.bounds", "[0.13, 52.19, 0.11, 52.21]", "west < east"]
+        ),
+        BadScene(name: "bounds of three numbers", json: #"{"camera": {"bounds": [0.13, 52.19, 0.11]}}"#, mustMention: ["camera.bounds", "[west, south, east, north]"]),
+        BadScene(name: "bounds off the map", json: #"{"camera": {"bounds": [0.11, -89, 0.13, 52.21]}}"#, mustMention: ["camera.bounds[1] (south)", "-89"]),
+        BadScene(name: "bounds and fit", json: #"{"camera": {"bounds": [0.11, 52.19, 0.13, 52.21], "fit": "all"}}"#, mustMention: ["camera.bounds", "not both"]),
         BadScene(
             name: "location without accuracy", json: #"{\#(camera), "location": {"lat": 52.2, "lon": 0.14}}"#,
             mustMention: ["location.accuracy", "missing", "0.1...100000"]
