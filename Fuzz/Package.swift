@@ -31,6 +31,7 @@ let package = Package(
         fuzzer("fuzz-geocoder", ["Payloads"]),
         fuzzer("fuzz-photos", ["Payloads"]),
         fuzzer("fuzz-route", ["Payloads"]),
+        fuzzer("fuzz-polyline", ["Payloads", "MapGeometry"]),
         fuzzer("fuzz-stroke", ["MapRender", "MapGeometry", "TileStore", "ImageCodec"]),
         fuzzer("fuzz-image", ["ImageCodec"]),
         fuzzer("fuzz-gtfs", ["GTFS"]),

@@ -5,11 +5,16 @@ import Payloads
 import StrictJSON
 
 /// Turns a `POST /routes` body into a route line. The Content-Type must be one MapFrame takes
-/// (XML: `application/xml`, `text/xml`, `application/gpx+xml`; JSON: `application/json`,
-/// `application/geo+json`), but the body's content alone says which format it is
-/// (`RouteParser`): CycleStreets journey XML or JSON, GPX, or GeoJSON.
+/// (XML: `application/xml`, `text/xml`, `application/gpx+xml`,
+/// `application/vnd.google-earth.kml+xml`, `application/vnd.garmin.tcx+xml`; JSON:
+/// `application/json`, `application/geo+json`), but the body's content alone says which format
+/// it is (`RouteParser`): CycleStreets journey XML or JSON, GPX, KML, TCX, GeoJSON, or an OSRM,
+/// Mapbox, Valhalla, Google Directions or GraphHopper answer.
 enum RoutePayload {
-    static let acceptedTypes = ["application/xml", "text/xml", "application/gpx+xml", "application/geo+json", "application/json"]
+    static let acceptedTypes = [
+        "application/xml", "text/xml", "application/gpx+xml", "application/vnd.google-earth.kml+xml", "application/vnd.garmin.tcx+xml",
+        "application/geo+json", "application/json",
+    ]
 
     static func parse(_ body: Data, contentType: String?, maxBytes: Int) throws(HTTPProblem) -> RouteLine {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -35,7 +40,7 @@ enum RoutePayload {
             return .badRequest(error.description)
         case .json(let problem) where problem.path.isEmpty:
             return .badRequest(error.description)
-        case .json, .apiError, .missing, .invalid, .tooFewPoints, .tooManyPoints, .noLine:
+        case .json, .apiError, .serviceError, .missing, .invalid, .tooFewPoints, .tooManyPoints, .noLine:
             return .unprocessable(error.description)
         }
     }

@@ -7,9 +7,11 @@ import MapGeometry
 ///
 /// Elements are matched by local name, so the default GPX namespace and prefixed documents
 /// (`<gpx:trkpt>`) read alike. Each point needs `lat` and `lon` attributes; waypoints (`wpt`),
-/// elevations, times and extensions are ignored. Each segment and route needs at least two
-/// points. Errors name the point or part, such as `trk[1]/trkseg[2]/trkpt[5]@lat` or
-/// `trk[2]/trkseg[1]`.
+/// elevations, times and extensions are ignored. Each route needs at least two points. A track
+/// segment of fewer, which a device writes when it stops recording just after starting again,
+/// is passed over when the rest of the file has a line; when it has none, the first such
+/// segment is what is refused. Errors name the point or part, such as
+/// `trk[1]/trkseg[2]/trkpt[5]@lat` or `trk[2]/trkseg[1]`.
 public enum GPXParser {
     public static func parse(_ data: Data, maxBytes: Int = PayloadLimits.defaultMaxBytes) throws(PayloadError) -> RouteLine {
         let root = try XMLPayloadReader.root(of: data, maxBytes: maxBytes)
@@ -20,6 +22,7 @@ public enum GPXParser {
     /// The route in a parsed `<gpx>` document.
     static func route(in root: ParsedXMLElement) throws(PayloadError) -> RouteLine {
         var parts: [[Coordinate]] = []
+        var shortSegment: PayloadError?
         var trackCount = 0, routeCount = 0
         for child in root.children {
             switch child.name {
@@ -27,7 +30,12 @@ public enum GPXParser {
                 trackCount += 1
                 for (index, segment) in child.children(named: "trkseg").enumerated() {
                     let label = "trk[\(trackCount)]/trkseg[\(index + 1)]"
-                    parts.append(try RouteLine.checkedPart(points(segment.children(named: "trkpt"), label: "\(label)/trkpt"), field: label))
+                    let segmentPoints = try points(segment.children(named: "trkpt"), label: "\(label)/trkpt")
+                    guard segmentPoints.count >= RouteLine.minimumPointsPerPart else {
+                        shortSegment = shortSegment ?? .tooFewPoints(field: label, count: segmentPoints.count, minimum: RouteLine.minimumPointsPerPart)
+                        continue
+                    }
+                    parts.append(segmentPoints)
                 }
             case "rte":
                 routeCount += 1
@@ -37,6 +45,7 @@ public enum GPXParser {
                 continue
             }
         }
+        if parts.isEmpty, let shortSegment { throw shortSegment }
         return try RouteLine.checked(parts: parts, field: "gpx (trkpt and rtept)")
     }
 

@@ -1,6 +1,7 @@
 import StrictJSON
 
-/// Why a CycleStreets, GPX or GeoJSON payload was refused.
+/// Why a payload was refused: a CycleStreets answer, a route file (GPX, KML, TCX, GeoJSON) or a
+/// routing service's answer (OSRM, Mapbox, Valhalla, Google Directions, GraphHopper).
 ///
 /// Every case that concerns one value names where it sits as `field`: an element and attribute
 /// (`marker[type=route]@coordinates`), an element path (`result[2]/latitude`) or a JSON path
@@ -23,9 +24,13 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The CycleStreets API answered with an error (an `<error>` element, or an `"error"`
     /// member in JSON) instead of data.
     case apiError(message: String)
-    /// A GeoJSON collection holds no line to make a route of; `found` says what it holds, such
-    /// as "a FeatureCollection of 3 Point features".
-    case noLine(field: String, found: String)
+    /// A routing service (OSRM, Mapbox, Valhalla, Google Directions, GraphHopper) answered with
+    /// an error instead of a route: `status` is its code, such as `NoRoute` or `ZERO_RESULTS`,
+    /// when it gives one, and `message` its explanation, empty when it gives none.
+    case serviceError(service: String, status: String?, message: String)
+    /// A document holds no line to make a route of; `found` says what it holds, such as "a
+    /// FeatureCollection of 3 Point features", and `wanted` what would have made one.
+    case noLine(field: String, found: String, wanted: String = "LineString or MultiLineString")
     /// A required element or attribute is absent.
     case missing(field: String, expected: String)
     /// A value is present but not allowed.
@@ -42,10 +47,10 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     public var field: String? {
         switch self {
         case .missing(let field, _), .invalid(let field, _, _), .tooFewPoints(let field, _, _), .tooManyPoints(let field, _, _),
-             .noLine(let field, _): field
+             .noLine(let field, _, _): field
         case .tooManyAttributes(let element, _): element
         case .json(let problem): problem.path.isEmpty ? nil : problem.path
-        case .tooLarge, .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .apiError: nil
+        case .tooLarge, .doctypeNotAllowed, .notXMLOrJSON, .malformedXML, .unexpectedRoot, .apiError, .serviceError: nil
         }
     }
 
@@ -65,6 +70,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "payload: root element <\(found)> is not \(expected.map { "<\($0)>" }.joined(separator: " or "))"
         case .apiError(let message):
             "payload: the CycleStreets API reported an error: \(message)"
+        case .serviceError(let service, let status, let message):
+            "payload: the \(service) answer is an error\(status.map { " (\($0))" } ?? "")\(message.isEmpty ? "" : ": \(message)")"
         case .missing(let field, let expected):
             "\(field): missing; expected \(expected)"
         case .invalid(let field, let value, let expected):
@@ -73,8 +80,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(field): has \(count) point\(count == 1 ? "" : "s"); at least \(minimum) are needed"
         case .tooManyPoints(let field, let count, let maximum):
             "\(field): has \(count) points; at most \(maximum) are allowed"
-        case .noLine(let field, let found):
-            "\(field): \(found) has no LineString or MultiLineString to draw as a route"
+        case .noLine(let field, let found, let wanted):
+            "\(field): \(found) has no \(wanted) to draw as a route"
         case .tooManyAttributes(let element?, let maximum):
             "\(element): has more than \(maximum) attributes; at most \(maximum) are allowed on an element"
         case .tooManyAttributes(nil, let maximum):

@@ -25,4 +25,20 @@ extension RouteLine {
     static func checked(_ points: [Coordinate], field: String) throws(PayloadError) -> RouteLine {
         try checked(parts: [checkedPart(points, field: field)], field: field)
     }
+
+    /// Pieces that follow on from one another, such as a route's legs or a leg's steps, as one
+    /// part: each piece's first point is left out where it repeats the last point of the piece
+    /// before, as it does where one leg ends and the next begins.
+    static func joined(_ pieces: [[Coordinate]]) -> [Coordinate] {
+        var points: [Coordinate] = []
+        points.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces {
+            if let last = points.last, piece.first == last {
+                points += piece.dropFirst()
+            } else {
+                points += piece
+            }
+        }
+        return points
+    }
 }

@@ -79,6 +79,37 @@ import Testing
         }
     }
 
+    /// GraphHopper's `elevation=true`: heights of 12, 12.4, 13, 13.2, 14 and 14.1 m after each
+    /// point, as centimetres, written by the reference with a third value per point.
+    @Test func elevationsAreReadAndNotKept() throws {
+        let ride = [(52.20557, 0.14144), (52.2063, 0.14025), (52.20701, 0.13962), (52.20788, 0.14105), (52.20861, 0.1419), (52.20926, 0.14288)]
+            .map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        Self.expectNear(try EncodedPolyline.decode("yks}H_sZ_jAqClFoAmC|BwBmD}Gg@qCiD_DaCcES", precision: 5, elevations: true), ride)
+        do {
+            let points = try EncodedPolyline.decode("yks}H_sZ_jAqClF", precision: 5, elevations: true)
+            Issue.record("a point without its elevation was read as \(points)")
+        } catch {
+            #expect(error.description == "ends after a longitude with no elevation (point 2)")
+        }
+    }
+
+    @Test func theHintIsApartFromTheReason() {
+        do {
+            _ = try EncodedPolyline.decode(Self.cambridge6[...], precision: 5)
+            Issue.record("precision 6 was read at 5")
+        } catch {
+            #expect(error.reason == "point 1 is 522.073,1.161, off the map")
+            #expect(error.hint == "a polyline written at precision 6 reads like this at 5, so give it as enc6:")
+            #expect(error.description == "\(error.reason); \(error.hint ?? "")")
+        }
+        do {
+            _ = try EncodedPolyline.decode("_p~iF ~ps|U", precision: 5)
+            Issue.record("a space was read as part of a polyline")
+        } catch {
+            #expect(error.hint == nil && error.description == error.reason)
+        }
+    }
+
     @Test func anEmptyPolylineHasNoPoints() throws {
         #expect(try EncodedPolyline.decode("", precision: 6).isEmpty)
     }

@@ -45,16 +45,31 @@ import Testing
         }
     }
 
-    @Test func everyPartNeedsTwoPoints() {
-        let oneShort = #"<gpx><trk><trkseg><trkpt lat="52.2" lon="0.1"/><trkpt lat="52.3" lon="0.1"/></trkseg><trkseg><trkpt lat="52.2" lon="0.1"/></trkseg></trk></gpx>"#
-        #expect(throws: PayloadError.tooFewPoints(field: "trk[1]/trkseg[2]", count: 1, minimum: 2)) {
-            try GPXParser.parse(Data(oneShort.utf8))
-        }
+    @Test func aSegmentOfOnePointIsPassedOver() throws {
+        let oneShort = #"<gpx><trk><trkseg><trkpt lat="52.2" lon="0.1"/><trkpt lat="52.3" lon="0.1"/></trkseg><trkseg><trkpt lat="52.4" lon="0.2"/></trkseg><trkseg/><trkseg><trkpt lat="52.5" lon="0.3"/><trkpt lat="52.6" lon="0.3"/></trkseg></trk></gpx>"#
+        #expect(try GPXParser.parse(Data(oneShort.utf8)).parts == [
+            [Coordinate(latitude: 52.2, longitude: 0.1), Coordinate(latitude: 52.3, longitude: 0.1)],
+            [Coordinate(latitude: 52.5, longitude: 0.3), Coordinate(latitude: 52.6, longitude: 0.3)],
+        ])
+    }
+
+    @Test func aFileOfShortSegmentsOnlyIsRefusedAtTheFirst() {
+        let allShort = #"<gpx><trk><trkseg/><trkseg><trkpt lat="52.2" lon="0.1"/></trkseg></trk></gpx>"#
         #expect(throws: PayloadError.tooFewPoints(field: "trk[1]/trkseg[1]", count: 0, minimum: 2)) {
-            try GPXParser.parse(Data("<gpx><trk><trkseg/></trk></gpx>".utf8))
+            try GPXParser.parse(Data(allShort.utf8))
         }
+        #expect(throws: PayloadError.tooFewPoints(field: "trk[1]/trkseg[1]", count: 1, minimum: 2)) {
+            try GPXParser.parse(Data(#"<gpx><trk><trkseg><trkpt lat="52.2" lon="0.1"/></trkseg></trk></gpx>"#.utf8))
+        }
+    }
+
+    @Test func everyRouteNeedsTwoPoints() {
         #expect(throws: PayloadError.tooFewPoints(field: "rte[2]", count: 1, minimum: 2)) {
             try GPXParser.parse(Data(#"<gpx><rte><rtept lat="52.2" lon="0.1"/><rtept lat="52.3" lon="0.1"/></rte><rte><rtept lat="52.2" lon="0.1"/></rte></gpx>"#.utf8))
+        }
+        let shortSegmentAndShortRoute = #"<gpx><trk><trkseg><trkpt lat="52.2" lon="0.1"/></trkseg></trk><rte><rtept lat="52.2" lon="0.1"/></rte></gpx>"#
+        #expect(throws: PayloadError.tooFewPoints(field: "rte[1]", count: 1, minimum: 2)) {
+            try GPXParser.parse(Data(shortSegmentAndShortRoute.utf8))
         }
     }
 

@@ -7,12 +7,17 @@ import Testing
 
 /// Every route format, told apart by content alone.
 @Suite struct RouteParserTests {
-    @Test(arguments: ["journey.xml", "journey.json", "track.gpx", "tracks.gpx", "route-prefixed.gpx", "route.geojson", "collection.geojson"])
+    @Test(arguments: [
+        "journey.xml", "journey.json", "track.gpx", "tracks.gpx", "route-prefixed.gpx", "route.geojson", "collection.geojson",
+        "routes/google-earth.kml", "routes/multigeometry-prefixed.kml", "routes/gx-track.kml", "routes/activity.tcx", "routes/course.tcx",
+    ])
     func readsEachFormatFromItsContent(file: String) throws {
         let route = try RouteParser.parse(Fixture.data(file))
         let expected: RouteLine = switch file {
         case "journey.xml", "journey.json": try Fixture.journey().routeLine
         case let name where name.hasSuffix(".gpx"): try GPXParser.parse(Fixture.data(file))
+        case let name where name.hasSuffix(".kml"): try KMLParser.parse(Fixture.data(file))
+        case let name where name.hasSuffix(".tcx"): try TCXParser.parse(Fixture.data(file))
         default: try GeoJSONParser.parse(Fixture.data(file))
         }
         #expect(route == expected)
@@ -27,13 +32,26 @@ import Testing
         #expect(journey == geoJSON && geoJSON == gpx)
     }
 
+    /// The one ride, as every file format and routing answer holds it, gives the same points
+    /// (the routing answers to the precision they were written at).
+    @Test(arguments: [
+        "routes/google-earth.kml", "routes/multigeometry-prefixed.kml", "routes/activity.tcx", "routes/course.tcx", "routes/osrm-polyline.json",
+        "routes/osrm-polyline6.json", "routes/mapbox-directions.json", "routes/valhalla.json", "routes/graphhopper.json",
+        "routes/graphhopper-elevation.json", "routes/graphhopper-geojson.json",
+    ])
+    func theSameRideInEveryFormatHasTheSamePoints(file: String) throws {
+        let ride = try Fixture.journey().routeLine.parts[0]
+        let route = try RouteParser.parse(Fixture.data(file))
+        expectParts(RouteLine(Array(route.points))!, [ride], tolerance: 1e-5)
+    }
+
     @Test func namesWhatItCannotRead() {
-        #expect(routeError("<kml/>") == .unexpectedRoot(found: "kml", expected: ["gpx", "markers"]))
-        #expect(routeError("<kml/>")?.description == "payload: root element <kml> is not <gpx> or <markers>")
+        #expect(routeError("<sayt/>") == .unexpectedRoot(found: "sayt", expected: ["gpx", "kml", "TrainingCenterDatabase", "markers"]))
+        #expect(routeError("<sayt/>")?.description == "payload: root element <sayt> is not <gpx> or <kml> or <TrainingCenterDatabase> or <markers>")
         #expect(routeError("<error>Unknown journey</error>") == .apiError(message: "Unknown journey"))
         #expect(routeError(#"{"error": "Unknown journey"}"#) == .apiError(message: "Unknown journey"))
         #expect(routeError(#"{"coordinates": [[0.1, 52.2], [0.2, 52.3]]}"#)?.description
-            == #"type: missing; expected a GeoJSON type, "LineString", "MultiLineString", "Feature" or "FeatureCollection"; or a CycleStreets journey's "marker""#)
+            == #"type: missing; expected a GeoJSON type, "LineString", "MultiLineString", "Feature" or "FeatureCollection"; or a CycleStreets journey's "marker", an OSRM or Mapbox Directions answer's "code", a Valhalla answer's "trip", a Google Directions answer's "routes" and "status" or a GraphHopper answer's "paths""#)
         #expect(routeError("0.1,52.2 0.2,52.3") == .notXMLOrJSON(found: "a document beginning with '0'"))
         #expect(routeError(#"{"type": "LineString", "coordinates": [[0.1, 52.2]"#)?.description.hasPrefix("route: malformed JSON: unexpected end of input") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import Testing
 @testable import Payloads
 @testable import Screens
 
@@ -37,3 +38,44 @@ extension Coordinate {
     /// Whether two points are within `metres` of each other.
     func isNear(_ other: Coordinate, metres: Double = 0.5) -> Bool { distance(to: other) <= metres }
 }
+
+/// One ride across Cambridge, from Thoday Street to Gwydir Street, as the route fixtures in
+/// every format hold it.
+enum Ride {
+    /// The ride's points, to five decimals, as the journey fixtures give them.
+    static let points = [
+        (52.20557, 0.14144), (52.20630, 0.14025), (52.20701, 0.13962), (52.20788, 0.14105), (52.20861, 0.14190), (52.20926, 0.14288),
+    ].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+
+    /// The same ride snapped to the roads by a routing service, to six decimals.
+    static let snapped = [
+        (52.205573, 0.141438), (52.206302, 0.140254), (52.207011, 0.139617), (52.207884, 0.141052), (52.208607, 0.141903), (52.209262, 0.142879),
+    ].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+}
+
+/// Expects `line`'s parts to be `expected`, point for point, within `tolerance` degrees.
+func expectParts(
+    _ line: RouteLine, _ expected: [[Coordinate]], tolerance: Double = 1e-9, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(line.parts.map(\.count) == expected.map(\.count), "parts of \(line.parts.map(\.count)) points", sourceLocation: sourceLocation)
+    for (part, expectedPart) in zip(line.parts, expected) {
+        for (point, expectedPoint) in zip(part, expectedPart) {
+            #expect(
+                abs(point.latitude - expectedPoint.latitude) <= tolerance && abs(point.longitude - expectedPoint.longitude) <= tolerance,
+                "\(point) is not \(expectedPoint)", sourceLocation: sourceLocation
+            )
+        }
+    }
+}
+
+/// What `RouteParser` throws for `data`; nil where it reads a route.
+func routeParserError(_ data: Data) -> PayloadError? {
+    do {
+        _ = try RouteParser.parse(data)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func routeParserError(_ text: String) -> PayloadError? { routeParserError(Data(text.utf8)) }
