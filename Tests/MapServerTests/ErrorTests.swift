@@ -80,7 +80,8 @@ struct ErrorCase: Sendable, CustomStringConvertible {
         .postRoute("application/xml", "<markers><marker type=\"route\"", 400, mentions: "not well-formed XML"),
         .postRoute("application/gpx+xml", "not xml at all", 400, mentions: "a document beginning with 'n' is neither XML nor JSON"),
         .postRoute("application/json", #"{"type": "LineString", "coordinates": [[0.14, 52.2]"#, 400, mentions: "route: malformed JSON"),
-        .postRoute("application/xml", #"<?xml version="1.0"?><kml/>"#, 400, mentions: "root element <kml> is not <gpx> or <markers>"),
+        .postRoute("application/xml", #"<?xml version="1.0"?><sayt/>"#, 400, mentions: "root element <sayt> is not <gpx> or <kml> or <TrainingCenterDatabase> or <markers>"),
+        .postRoute("application/xml", #"<?xml version="1.0"?><kml/>"#, 422, mentions: "has no LineString, gx:Track or gx:MultiTrack to draw as a route"),
         .postRoute("application/json", String(repeating: "[", count: 10_000), 400, mentions: "nesting deeper than 256 levels"),
         // XXE: an external entity naming a local file. Refused before parsing, and nothing leaks.
         .postRoute("application/xml", """
