@@ -24,6 +24,7 @@ let package = Package(
     dependencies: [.package(name: "MapFrame", path: "..")],
     targets: [
         fuzzer("fuzz-scene", ["FrameRequest", "TileStore", "MapRender", "MapGeometry"]),
+        fuzzer("fuzz-staticmap", ["FrameRequest", "TileStore", "MapRender", "MapGeometry"]),
         fuzzer("fuzz-script", ["Screens", "TileStore", "MapGeometry"]),
         fuzzer("fuzz-json", ["StrictJSON"]),
         fuzzer("fuzz-journey", ["Payloads"]),

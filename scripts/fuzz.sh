@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene script json journey gpx geocoder photos route polyline stroke image gtfs realtime"
+all_targets="scene staticmap script json journey gpx geocoder photos route polyline stroke image gtfs realtime"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +40,7 @@ max_len() {
 dictionary() {
   case $1 in
     image) echo "$fuzz/Dictionaries/image.dict" ;;
-    scene | script | json) echo "$fuzz/Dictionaries/json.dict" ;;
+    scene | staticmap | script | json) echo "$fuzz/Dictionaries/json.dict" ;;
     gpx) echo "$fuzz/Dictionaries/xml.dict" ;;
     stroke) echo "$fuzz/Dictionaries/stroke.dict" ;;
     polyline) echo "$fuzz/Dictionaries/polyline.dict" ;;
