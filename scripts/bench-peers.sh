@@ -7,6 +7,8 @@
 #               written; on both cores, and pinned to one), py-staticmaps (cairo and pillow
 #               backends, warm tile cache) and komoot's staticmap (which fetches its tiles on every
 #               frame, as it does in use). One frame of each is kept in $OUT/peer-frames/.
+#   static      the same, for a static map as the peers' users draw one: the same camera with
+#               3 paths of 100 points and 10 markers (MapFrame's map objects).
 #   cached      wrk over the same 2,000 distinct tiles: MapFrame, nginx serving the folder, and
 #               MapProxy (gunicorn, 2 workers) with its MBTiles cache on a copy of the same file.
 #   composited  MapFrame's route tiles a second, every request drawn, against the floor: decoding
@@ -115,10 +117,24 @@ import json, statistics, sys
 for run in json.load(open(sys.argv[1]))["results"]:
     print(f"frames {run['command'].replace(' ', '_')} ms={statistics.median(run['times']) * 1000 / int(sys.argv[2]):.3f}")
 PYTHON
-cp "$work/frames/frame-$(seq -w 1 "$FRAMES" | head -1).png" "$OUT/peer-frames/mapframe.png"
+cp "$work/frames/frame-$(seq -w 1 "$FRAMES" | head -1).png" "$OUT/peer-frames/scene-mapframe.png"
 "$VENV/bin/python" scripts/bench_peer_frames.py "http://127.0.0.1:$static_port" "$work/scene.json" "$FRAMES" "$OUT/peer-frames" "$work/peer-cache" |
   while IFS=$'\t' read -r name ms; do record frames "${name// /_}" "ms=$ms"; done
 grep '^frames' "$results" | sed 's/^/   /'
+
+echo "== Static maps: $FRAMES frames of 3 paths and 10 markers in one process each"
+static_snapshot="$mapframe snapshot $work/static-scenes/*.json --out-dir $work/static-frames --cache-dir $work/cache --offline"
+hyperfine --style basic --runs "$RUNS" --warmup 1 --prepare "rm -rf $work/static-frames" --export-json "$work/static-frames.json" \
+  -n "MapFrame" "$static_snapshot" > "$work/hyperfine-static.txt"
+python3 - "$work/static-frames.json" "$FRAMES" >> "$results" <<'PYTHON'
+import json, statistics, sys
+for run in json.load(open(sys.argv[1]))["results"]:
+    print(f"static {run['command'].replace(' ', '_')} ms={statistics.median(run['times']) * 1000 / int(sys.argv[2]):.3f}")
+PYTHON
+cp "$work/static-frames/frame-$(seq -w 1 "$FRAMES" | head -1).png" "$OUT/peer-frames/static-scene-mapframe.png"
+"$VENV/bin/python" scripts/bench_peer_frames.py "http://127.0.0.1:$static_port" "$work/static-scene.json" "$FRAMES" "$OUT/peer-frames" "$work/peer-cache" |
+  while IFS=$'\t' read -r name ms; do record static "${name// /_}" "ms=$ms"; done
+grep '^static' "$results" | sed 's/^/   /'
 
 # ---------------------------------------------------------------------------------------------
 # start_mapframe NAME ARGS...: starts `mapframe serve` (the build in $MAPFRAME_BINARY, else this

@@ -3,8 +3,9 @@
 usage: bench_peer_frames.py TILE_URL SCENE_JSON N OUT_DIR CACHE_DIR
 
 TILE_URL serves the fixture tiles as /{z}/{x}/{y}.png (nginx). SCENE_JSON is MapFrame's scene:
-its fixed camera, its route and its start and finish are drawn by each peer at the same size and
-zoom. Prints one line per peer, "name median_ms", and writes one frame of each to OUT_DIR.
+its fixed camera, and its lines (a route; paths) and markers (start and finish; markers), are
+drawn by each peer at the same size and zoom. Prints one line per peer, "name median_ms", and
+writes one frame of each to OUT_DIR, named after the scene file.
 py-staticmaps reads tiles from its own file cache in CACHE_DIR, warmed by a first render;
 staticmap has no cache and fetches its tiles on every render, as it does in use.
 """
@@ -22,8 +23,27 @@ tile_url, scene_path, count, out_dir, cache_dir = sys.argv[1], sys.argv[2], int(
 scene = json.load(open(scene_path))
 width, height = scene["size"]["width"], scene["size"]["height"]
 centre, zoom = scene["camera"]["center"], scene["camera"]["zoom"]
-route = scene["route"]["coordinates"]  # [lon, lat]
-start, finish = scene["start"], scene["finish"]
+name = os.path.splitext(os.path.basename(scene_path))[0]
+
+
+def rgba(text):
+    """A scene colour, "#RRGGBB" or "#RRGGBBAA", as (r, g, b, a)."""
+    digits = text.lstrip("#")
+    return tuple(int(digits[i:i + 2], 16) for i in range(0, len(digits), 2)) + ((255,) if len(digits) == 6 else ())
+
+
+# Lines as ([lon, lat] points, (r, g, b, a), width) and markers as (lat, lon, (r, g, b, a)).
+lines, markers = [], []
+if "route" in scene:
+    lines.append((scene["route"]["coordinates"], (0xCC, 0x33, 0xFF, 153), 4))
+for point, colour in [(scene.get("start"), (0x33, 0xCC, 0x33, 255)), (scene.get("finish"), (0xFF, 0x32, 0x00, 255))]:
+    if point:
+        markers.append((point["lat"], point["lon"], colour))
+for layer in scene.get("layers", []):
+    if layer["type"] == "path":
+        lines.append((layer["points"], rgba(layer.get("colour", "#0050C8CC")), layer.get("width", 4)))
+    elif layer["type"] == "marker":
+        markers.append((layer["lat"], layer["lon"], rgba(layer.get("colour", "#E03C31"))))
 
 
 def median_ms(render):
@@ -42,27 +62,28 @@ def py_staticmaps_context():
     context.set_tile_provider(staticmaps.TileProvider("fixture", url_pattern=tile_url + "/$z/$x/$y.png", max_zoom=19))
     context.set_center(staticmaps.create_latlng(centre["lat"], centre["lon"]))
     context.set_zoom(zoom)
-    purple = staticmaps.Color(0xCC, 0x33, 0xFF, 153)
-    context.add_object(staticmaps.Line([staticmaps.create_latlng(lat, lon) for lon, lat in route], color=purple, width=4))
-    context.add_object(staticmaps.Marker(staticmaps.create_latlng(start["lat"], start["lon"]), color=staticmaps.GREEN, size=12))
-    context.add_object(staticmaps.Marker(staticmaps.create_latlng(finish["lat"], finish["lon"]), color=staticmaps.RED, size=12))
+    for points, colour, width in lines:
+        context.add_object(staticmaps.Line([staticmaps.create_latlng(lat, lon) for lon, lat in points], color=staticmaps.Color(*colour), width=width))
+    for lat, lon, colour in markers:
+        context.add_object(staticmaps.Marker(staticmaps.create_latlng(lat, lon), color=staticmaps.Color(*colour), size=12))
     return context
 
 
 def cairo_frame():
-    py_staticmaps_context().render_cairo(width, height).write_to_png(os.path.join(out_dir, "py-staticmaps-cairo.png"))
+    py_staticmaps_context().render_cairo(width, height).write_to_png(os.path.join(out_dir, f"{name}-py-staticmaps-cairo.png"))
 
 
 def pillow_frame():
-    py_staticmaps_context().render_pillow(width, height).save(os.path.join(out_dir, "py-staticmaps-pillow.png"))
+    py_staticmaps_context().render_pillow(width, height).save(os.path.join(out_dir, f"{name}-py-staticmaps-pillow.png"))
 
 
 def staticmap_frame():
     frame = staticmap.StaticMap(width, height, url_template=tile_url + "/{z}/{x}/{y}.png")
-    frame.add_line(staticmap.Line([(lon, lat) for lon, lat in route], "#CC33FF99", 4))
-    frame.add_marker(staticmap.CircleMarker((start["lon"], start["lat"]), "#33CC33", 12))
-    frame.add_marker(staticmap.CircleMarker((finish["lon"], finish["lat"]), "#FF3200", 12))
-    frame.render(zoom=int(zoom), center=[centre["lon"], centre["lat"]]).save(os.path.join(out_dir, "staticmap.png"))
+    for points, colour, width in lines:
+        frame.add_line(staticmap.Line([(lon, lat) for lon, lat in points], "#%02X%02X%02X%02X" % colour, width))
+    for lat, lon, colour in markers:
+        frame.add_marker(staticmap.CircleMarker((lon, lat), "#%02X%02X%02X" % colour[:3], 12))
+    frame.render(zoom=int(zoom), center=[centre["lon"], centre["lat"]]).save(os.path.join(out_dir, f"{name}-staticmap.png"))
 
 
 for name, render in [("py-staticmaps (cairo)", cairo_frame), ("py-staticmaps (pillow)", pillow_frame), ("staticmap", staticmap_frame)]:

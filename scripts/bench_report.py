@@ -79,6 +79,12 @@ peers = [name for name in frame_names if not name.startswith("MapFrame")]
 best_peer = min((name for name in peers if name.startswith("py-staticmaps")), key=lambda name: median("frames", name, "ms"))
 frames_ratio = median("frames", best_peer, "ms") / mapframe_ms
 
+# --- Static maps: 3 paths and 10 markers ---
+static_names = [name for section, name in runs if section == "static"]
+static_ms = median("static", "MapFrame", "ms")
+static_best_peer = min((name for name in static_names if name.startswith("py-staticmaps")), key=lambda name: median("static", name, "ms"))
+static_ratio = median("static", static_best_peer, "ms") / static_ms
+
 # --- Cached tiles ---
 cached = {name: median("cached", name, "rps") for name in ("nginx", "MapFrame", "MapProxy")}
 errors = ("status_errors", "connect_errors", "read_errors", "write_errors", "timeouts")
@@ -107,6 +113,11 @@ table.append(("renderer", "ms/frame", "x MapFrame", ""))
 for name in frame_names:
     ms = median("frames", name, "ms")
     table.append((name, f"{ms:.2f}", f"{ms / mapframe_ms:.2f}", ""))
+table.append(("Static maps: 3 paths, 10 markers", "", "", ""))
+table.append(("renderer", "ms/frame", "x MapFrame", ""))
+for name in static_names:
+    ms = median("static", name, "ms")
+    table.append((name, f"{ms:.2f}", f"{ms / static_ms:.2f}", ""))
 table.append(("Cached tiles", "", "", ""))
 table.append(("server", "req/s", "p99 ms", "non-2xx"))
 for name in ("nginx", "MapFrame", "MapProxy"):
@@ -135,6 +146,7 @@ for name in ("nginx", "MapFrame", "MapProxy"):
 
 claims = [
     ("Frames: py-staticmaps (best backend) / MapFrame", frames_ratio, FRAMES_TARGET),
+    ("Static maps: py-staticmaps (best backend) / MapFrame", static_ratio, FRAMES_TARGET),
     ("Cached tiles: MapFrame / nginx", nginx_ratio, CACHED_NGINX_TARGET),
     ("Cached tiles: MapFrame / MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
     ("Cold fill: MapFrame / MapProxy", fill_ratio, FILL_MAPPROXY_TARGET),
@@ -226,6 +238,8 @@ version = command("git", "describe", "--always", "--dirty")
 # --- The chart ---
 chart_path = os.path.splitext(options.report)[0] + ".png"
 bars = [(f"Frames vs {name}", median("frames", name, "ms") / mapframe_ms, FRAMES_TARGET if name == best_peer else None) for name in peers]
+bars += [(f"Static maps vs {name}", median("static", name, "ms") / static_ms, FRAMES_TARGET if name == static_best_peer else None)
+         for name in static_names if name != "MapFrame"]
 bars += [("Cached tiles vs nginx", nginx_ratio, CACHED_NGINX_TARGET), ("Cached tiles vs MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
          ("Cold fill vs MapProxy", fill_ratio, FILL_MAPPROXY_TARGET), ("Route tiles vs decode+encode floor", drawn / floor, None)]
 figure, axes = plt.subplots(figsize=(8, 0.5 * len(bars) + 1.2), dpi=100)
@@ -310,6 +324,10 @@ Python renderers (`scripts/bench_tile_set.py`).
   staticmap (no tile cache: it fetches its tiles from nginx on every frame, as it does in use)
   write every frame too (`scripts/bench_peer_frames.py`). One frame of each is kept in
   `out/peer-frames/`: the same place at the same zoom.
+- **Static maps**: the same, for a frame as a static-map service draws one: the same camera and
+  size, 3 paths of 100 points in three colours and widths and 10 markers, given to MapFrame as
+  scene layers (`path` and `marker` map objects) and to the others as their own lines and
+  markers. Its frames are kept in `out/peer-frames/` as `static-scene-*.png`.
 - **Cached tiles**: `{options.wrk} -s scripts/wrk-tiles.lua` cycling through the {options.tiles}
   tiles nearest the centre, against nginx serving the folder (a worker per core), `mapframe serve
   --offline` and MapProxy 7 under `gunicorn --workers 2 --threads 8 --keep-alive 600`, its MBTiles cache on a copy of the same

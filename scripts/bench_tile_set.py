@@ -10,7 +10,10 @@ Reads WORK/cache/osm.mbtiles (zoom 16-17) and writes into WORK:
   route.txt          the TILE_COUNT tiles nearest that route, so each is really drawn on;
   scene.json         the frame every renderer draws: 320x480 at zoom 16, a 300-point route and
                      start and finish markers on two of its points inside the frame;
-  scenes/frame-N.json  FRAMES copies of it, for `mapframe snapshot`.
+  scenes/frame-N.json  FRAMES copies of it, for `mapframe snapshot`;
+  static-scene.json  a static map as the peers' users draw one: the same camera and size, with
+                     3 paths of 100 points and 10 markers (map objects, as scene layers);
+  static-scenes/frame-N.json  FRAMES copies of it.
 """
 import json
 import math
@@ -84,7 +87,22 @@ scene = {"size": {"width": 320, "height": 480}, "style": "osm", "camera": {"cent
          "route": {"coordinates": wander}}
 with open(os.path.join(work, "scene.json"), "w") as out:
     json.dump(scene, out)
-os.makedirs(os.path.join(work, "scenes"), exist_ok=True)
-for index in range(1, frames + 1):
-    shutil.copyfile(os.path.join(work, "scene.json"), os.path.join(work, "scenes", f"frame-{index:0{len(str(frames))}d}.json"))
-print(f"{len(tiles)} tiles at zoom 16-17; {count} listed around the centre and {count} along the route; {frames} scenes")
+
+# Three paths across the frame in three colours and widths, and ten markers between them.
+paths = [
+    {"type": "path", "colour": colour, "width": width,
+     "points": [[round(lon - 0.006 + 0.012 * t, 6), round(lat + offset + 0.002 * math.sin(t * 7 + offset * 1000), 6)] for t in (i / 99 for i in range(100))]}
+    for offset, colour, width in [(-0.004, "#0072B2", 5), (0.0, "#D55E00", 4), (0.004, "#009E73", 3)]
+]
+markers = [{"type": "marker", "lat": round(lat - 0.007 + 0.0015 * i, 6), "lon": round(lon - 0.004 + 0.0009 * i, 6), "colour": "#CC3311"}
+           for i in range(10)]
+static_scene = {"size": {"width": 320, "height": 480}, "style": "osm", "camera": {"center": {"lat": lat, "lon": lon}, "zoom": 16},
+                "layers": paths + markers}
+with open(os.path.join(work, "static-scene.json"), "w") as out:
+    json.dump(static_scene, out)
+for name in ("scene", "static-scene"):
+    folder = os.path.join(work, name + "s")
+    os.makedirs(folder, exist_ok=True)
+    for index in range(1, frames + 1):
+        shutil.copyfile(os.path.join(work, name + ".json"), os.path.join(folder, f"frame-{index:0{len(str(frames))}d}.json"))
+print(f"{len(tiles)} tiles at zoom 16-17; {count} listed around the centre and {count} along the route; {frames} scenes of each kind")
