@@ -23,7 +23,7 @@ tile_url, scene_path, count, out_dir, cache_dir = sys.argv[1], sys.argv[2], int(
 scene = json.load(open(scene_path))
 width, height = scene["size"]["width"], scene["size"]["height"]
 centre, zoom = scene["camera"]["center"], scene["camera"]["zoom"]
-name = os.path.splitext(os.path.basename(scene_path))[0]
+scene_name = os.path.splitext(os.path.basename(scene_path))[0]
 
 
 def rgba(text):
@@ -62,28 +62,28 @@ def py_staticmaps_context():
     context.set_tile_provider(staticmaps.TileProvider("fixture", url_pattern=tile_url + "/$z/$x/$y.png", max_zoom=19))
     context.set_center(staticmaps.create_latlng(centre["lat"], centre["lon"]))
     context.set_zoom(zoom)
-    for points, colour, width in lines:
-        context.add_object(staticmaps.Line([staticmaps.create_latlng(lat, lon) for lon, lat in points], color=staticmaps.Color(*colour), width=width))
+    for points, colour, line_width in lines:
+        context.add_object(staticmaps.Line([staticmaps.create_latlng(lat, lon) for lon, lat in points], color=staticmaps.Color(*colour), width=line_width))
     for lat, lon, colour in markers:
         context.add_object(staticmaps.Marker(staticmaps.create_latlng(lat, lon), color=staticmaps.Color(*colour), size=12))
     return context
 
 
 def cairo_frame():
-    py_staticmaps_context().render_cairo(width, height).write_to_png(os.path.join(out_dir, f"{name}-py-staticmaps-cairo.png"))
+    py_staticmaps_context().render_cairo(width, height).write_to_png(os.path.join(out_dir, f"{scene_name}-py-staticmaps-cairo.png"))
 
 
 def pillow_frame():
-    py_staticmaps_context().render_pillow(width, height).save(os.path.join(out_dir, f"{name}-py-staticmaps-pillow.png"))
+    py_staticmaps_context().render_pillow(width, height).save(os.path.join(out_dir, f"{scene_name}-py-staticmaps-pillow.png"))
 
 
 def staticmap_frame():
     frame = staticmap.StaticMap(width, height, url_template=tile_url + "/{z}/{x}/{y}.png")
-    for points, colour, width in lines:
-        frame.add_line(staticmap.Line([(lon, lat) for lon, lat in points], "#%02X%02X%02X%02X" % colour, width))
+    for points, colour, line_width in lines:
+        frame.add_line(staticmap.Line([(lon, lat) for lon, lat in points], "#%02X%02X%02X%02X" % colour, line_width))
     for lat, lon, colour in markers:
         frame.add_marker(staticmap.CircleMarker((lon, lat), "#%02X%02X%02X" % colour[:3], 12))
-    frame.render(zoom=int(zoom), center=[centre["lon"], centre["lat"]]).save(os.path.join(out_dir, f"{name}-staticmap.png"))
+    frame.render(zoom=int(zoom), center=[centre["lon"], centre["lat"]]).save(os.path.join(out_dir, f"{scene_name}-staticmap.png"))
 
 
 for name, render in [("py-staticmaps (cairo)", cairo_frame), ("py-staticmaps (pillow)", pillow_frame), ("staticmap", staticmap_frame)]:

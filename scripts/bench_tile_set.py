@@ -88,13 +88,14 @@ scene = {"size": {"width": 320, "height": 480}, "style": "osm", "camera": {"cent
 with open(os.path.join(work, "scene.json"), "w") as out:
     json.dump(scene, out)
 
-# Three paths across the frame in three colours and widths, and ten markers between them.
+# Three paths across the frame in three colours and widths, and ten markers between them, all
+# inside it (320x480 at zoom 16 spans about 0.0069 degrees of longitude and 0.0063 of latitude).
 paths = [
     {"type": "path", "colour": colour, "width": width,
-     "points": [[round(lon - 0.006 + 0.012 * t, 6), round(lat + offset + 0.002 * math.sin(t * 7 + offset * 1000), 6)] for t in (i / 99 for i in range(100))]}
-    for offset, colour, width in [(-0.004, "#0072B2", 5), (0.0, "#D55E00", 4), (0.004, "#009E73", 3)]
+     "points": [[round(lon - 0.003 + 0.006 * t, 6), round(lat + offset + 0.0006 * math.sin(t * 7 + offset * 1000), 6)] for t in (i / 99 for i in range(100))]}
+    for offset, colour, width in [(-0.002, "#0072B2", 5), (0.0, "#D55E00", 4), (0.002, "#009E73", 3)]
 ]
-markers = [{"type": "marker", "lat": round(lat - 0.007 + 0.0015 * i, 6), "lon": round(lon - 0.004 + 0.0009 * i, 6), "colour": "#CC3311"}
+markers = [{"type": "marker", "lat": round(lat - 0.0027 + 0.0006 * i, 6), "lon": round(lon - 0.0027 + 0.0006 * i, 6), "colour": "#CC3311"}
            for i in range(10)]
 static_scene = {"size": {"width": 320, "height": 480}, "style": "osm", "camera": {"center": {"lat": lat, "lon": lon}, "zoom": 16},
                 "layers": paths + markers}
