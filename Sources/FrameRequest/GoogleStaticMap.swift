@@ -19,17 +19,18 @@ import TileStore
 /// | `maptype` | `roadmap` (the `osm` style), `terrain` (`opencyclemap`, with its contours) | `satellite`, `hybrid` |
 /// | `markers` | `color`, `size` (`tiny`, `small`, `mid`, `normal`), `label` (one of A-Z, 0-9), then `lat,lng` points | `icon`, `anchor` and `scale` (custom icons are not fetched), addresses |
 /// | `path` | `color`, `weight` (0-50), `fillcolor`, `geodesic:false`, then `lat,lng` points or one `enc:` polyline | `geodesic:true`, addresses |
+/// | `visible` | `lat,lng` points, each `|`-separated, that the fitted frame shows without drawing anything there | with `center` and `zoom`, addresses |
 /// | `key`, `signature` | taken and ignored; the request log redacts them | |
 /// | `language`, `region`, `sensor` | taken and ignored: labels are the tiles' own, and clients such as motionless always send `language` | |
 ///
 /// Colours are `0xRRGGBB`, `0xRRGGBBAA`, or one of Google's ten names, drawn as the CSS colours
 /// of those names. Markers draw over paths, as Google draws them, whatever the order of the
 /// parameters. Google draws labels only on `mid` and `normal` markers, and
-/// passes over a label on a smaller one; so does this. `visible` and `style` are not offered.
+/// passes over a label on a smaller one; so does this. `style` is not offered.
 public enum GoogleStaticMap {
     /// The parameters taken.
     public static let allowed: Set<String> = [
-        "size", "center", "zoom", "scale", "format", "maptype", "markers", "path", "key", "signature", "language", "region", "sensor",
+        "size", "center", "zoom", "scale", "format", "maptype", "markers", "path", "visible", "key", "signature", "language", "region", "sensor",
     ]
 
     /// Map styles by Google's `maptype`.
@@ -55,7 +56,7 @@ public enum GoogleStaticMap {
     /// The scene and encoding a `/staticmap` request asks for.
     public static func frame(from parameters: [(String, String)], catalog: StyleCatalog) throws(FrameRequestError) -> (scene: Scene, encoding: FrameEncoding) {
         var values: [String: String] = [:]
-        var paths: [any SceneLayer] = [], markers: [any SceneLayer] = []
+        var paths: [any SceneLayer] = [], markers: [any SceneLayer] = [], visible: [Coordinate] = []
         for (name, value) in parameters {
             guard allowed.contains(name) else {
                 throw .invalid("\(name): not offered; allowed: \(allowed.sorted().joined(separator: ", "))")
@@ -63,12 +64,13 @@ public enum GoogleStaticMap {
             switch name {
             case "markers": markers += try self.markers(value)
             case "path": paths.append(try path(value))
+            case "visible": visible += try styleAndPoints(value, parameter: "visible", fields: []).1
             default:
                 guard values.updateValue(value, forKey: name) == nil else { throw .invalid("\(name): given more than once; allowed once") }
             }
         }
         // Google draws every marker over every path, whatever their order in the query.
-        let objects = paths + markers
+        var objects = paths + markers
         guard objects.count <= MapObjects.maximumPerScene else {
             throw .invalid("markers and path: \(objects.count) objects; allowed at most \(MapObjects.maximumPerScene)")
         }
@@ -81,7 +83,8 @@ public enum GoogleStaticMap {
         (frame["width"], frame["height"]) = (String(sides[0]), String(sides[1]))
         switch (values["center"], values["zoom"]) {
         case (nil, nil):
-            guard !objects.isEmpty else { throw .invalid("center and zoom: required when there are no markers or paths to fit") }
+            if let area = GeoBounds(containing: visible) { objects.append(VisibleArea(bounds: area)) }
+            guard !objects.isEmpty else { throw .invalid("center and zoom: required when there are no markers, paths or visible places to fit") }
         case (let center?, let zoom?):
             let point: Coordinate
             do {
@@ -90,6 +93,7 @@ public enum GoogleStaticMap {
                 throw .invalid(error.description)
             }
             guard let level = Int(zoom) else { throw .invalid("zoom: '\(zoom.prefix(20))' is not a whole number") }
+            guard visible.isEmpty else { throw .invalid("visible: only without center and zoom, when the frame is fitted") }
             (frame["lat"], frame["lon"], frame["zoom"]) = (String(point.latitude), String(point.longitude), String(level))
         case (nil, _): throw .invalid("center: required with zoom")
         case (_, nil): throw .invalid("zoom: required with center")

@@ -66,6 +66,21 @@ struct GoogleStaticMapTests {
         }
     }
 
+    /// `visible` widens the fitted frame and draws nothing: as a box camera around its places.
+    @Test func visiblePlacesAreFittedAndNotDrawn() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let visible = try await server.get("/staticmap?size=320x240&visible=52.2072,0.1420%7C52.2100,0.1500")
+            try #require(visible.status == 200, "\(visible)")
+            let boxed = try await server.get("/frame.png?style=osm&width=320&height=240&bbox=0.1420,52.2072,0.1500,52.2100")
+            try #require(boxed.status == 200, "\(boxed)")
+            let differing = zip(try visible.image().allPixels, try boxed.image().allPixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(differing) pixels differ from the frame fitted to the same box")
+            // With a marker beyond the places, the frame shows both.
+            let both = try await server.get("/staticmap?size=320x240&visible=52.2072,0.1420&markers=color:0x00FF00%7C52.2100,0.1500")
+            #expect(try both.image().allPixels.contains(Colour(hex: 0x00FF00)))
+        }
+    }
+
     @Test(arguments: [
         ("center=52.2,0.14&zoom=16", "size: required"),
         ("size=big&center=52.2,0.14&zoom=16", "size: 'big' is not {width}x{height}"),
@@ -82,7 +97,8 @@ struct GoogleStaticMapTests {
         ("size=320x240&path=geodesic:true%7C52.2,0.14%7C52.3,0.15", "path.geodesic: 'true' is not offered"),
         ("size=320x240&path=weight:99%7C52.2,0.14%7C52.3,0.15", "path.weight: '99' is not allowed; expected 0 to 50 pixels"),
         ("size=320x240&path=52.2,0.14", "path: has 1 point"),
-        ("size=320x240&center=52.2,0.14&zoom=16&visible=52.3,0.15", "visible: not offered"),
+        ("size=320x240&center=52.2,0.14&zoom=16&visible=52.3,0.15", "visible: only without center and zoom"),
+        ("size=320x240&visible=Cambridge", "visible: 'Cambridge' is not a point"),
         ("size=99999x240&center=52.2,0.14&zoom=16", "size"),
     ])
     func whatCannotBeHonouredIs400NamingIt(query: String, mentions: String) async throws {
