@@ -65,6 +65,9 @@ struct SeedCommand: AsyncParsableCommand {
         }
         let tiles = tileZooms.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
         let location = try cacheOptions.location()
+        if case .archive(let path) = location, !dryRun {
+            throw InputError(description: "--cache: \(path) is a PMTiles archive, which MapFrame only reads; seed an MBTiles file, then write an archive from it with `mapframe cache copy`")
+        }
         let cachePath = location.path(for: source.name)
         if dryRun {
             // Counting writes nothing: a cache file that does not exist yet holds no fresh tiles.

@@ -7,6 +7,10 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file is not an MBTiles file: not an SQLite database, or one without a `tiles` table
     /// or view. `reason` says what was found instead.
     case notMBTiles(path: String, reason: String)
+    /// The file is not a PMTiles archive MapFrame can draw from (not PMTiles version 3, vector
+    /// tiles, a compression it does not read), or a part of it is damaged or points outside it.
+    /// `reason` names the field, the value found and what is allowed.
+    case unusableArchive(path: String, reason: String)
     /// SQLite found a damaged page, or a file cut short, while `operation` ran.
     case damaged(path: String, operation: String, message: String)
     /// SQLite refused an operation; `failure` says whether reading or writing failed.
@@ -39,16 +43,18 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
         case .readOnly, .unavailable: return true
-        case .missingFile, .notMBTiles, .damaged, .unusableTile, .database: return false
+        case .missingFile, .notMBTiles, .unusableArchive, .damaged, .unusableTile, .database: return false
         }
     }
 
     public var description: String {
         switch self {
         case .missingFile(let path):
-            return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`)"
+            return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`) or a PMTiles archive"
         case .notMBTiles(let path, let reason):
             return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
+        case .unusableArchive(let path, let reason):
+            return "cache: \(path) cannot be drawn from as a PMTiles archive: \(reason)"
         case .damaged(let path, let operation, let message):
             return "cache: \(path) is damaged (\(operation) failed: \(message)); move it aside, or run `mapframe cache verify --delete-corrupt`"
         case .sqlite(let path, let operation, let message, .read):
