@@ -42,7 +42,7 @@ public struct MapFrameCommand: AsyncParsableCommand {
             printError(error.description)
             switch error {
             case .missingFile, .notMBTiles, .unusableArchive: return 2
-            case .sqlite, .damaged, .readOnly, .unusableTile, .unavailable, .database: return 1
+            case .sqlite, .archiveWrite, .damaged, .readOnly, .unusableTile, .unavailable, .database: return 1
             }
         } catch let error as CommandFailure {
             printError(error.description)

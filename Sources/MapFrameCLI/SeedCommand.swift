@@ -112,7 +112,7 @@ struct SeedCommand: AsyncParsableCommand {
     /// Why a seed stopped early: the cache could not be written.
     static func stopped(by failure: CacheError, cache: String, stored: Int) -> String {
         let cause = switch failure {
-        case .sqlite(_, _, _, .diskFull): "the disk holding \(cache) is full"
+        case .sqlite(_, _, _, .diskFull), .archiveWrite(_, _, _, true): "the disk holding \(cache) is full"
         case .unavailable: "\(cache) is unavailable"
         default: "\(cache) cannot be written"
         }

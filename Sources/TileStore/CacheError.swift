@@ -11,6 +11,9 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// tiles, a compression it does not read), or a part of it is damaged or points outside it.
     /// `reason` names the field, the value found and what is allowed.
     case unusableArchive(path: String, reason: String)
+    /// Writing a PMTiles archive failed while `operation` ran; `diskFull` when the disk was full.
+    /// Nothing is left under the archive's name.
+    case archiveWrite(path: String, operation: String, message: String, diskFull: Bool)
     /// SQLite found a damaged page, or a file cut short, while `operation` ran.
     case damaged(path: String, operation: String, message: String)
     /// SQLite refused an operation; `failure` says whether reading or writing failed.
@@ -42,7 +45,7 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isWriteFailure: Bool {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
-        case .readOnly, .unavailable: return true
+        case .readOnly, .unavailable, .archiveWrite: return true
         case .missingFile, .notMBTiles, .unusableArchive, .damaged, .unusableTile, .database: return false
         }
     }
@@ -55,6 +58,10 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
         case .unusableArchive(let path, let reason):
             return "cache: \(path) cannot be drawn from as a PMTiles archive: \(reason)"
+        case .archiveWrite(let path, let operation, let message, false):
+            return "cache: \(path): cannot write (\(operation) failed: \(message))"
+        case .archiveWrite(let path, let operation, let message, true):
+            return "cache: \(path): the disk is full (\(operation) failed: \(message))"
         case .damaged(let path, let operation, let message):
             return "cache: \(path) is damaged (\(operation) failed: \(message)); move it aside, or run `mapframe cache verify --delete-corrupt`"
         case .sqlite(let path, let operation, let message, .read):
