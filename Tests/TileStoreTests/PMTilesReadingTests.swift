@@ -106,6 +106,7 @@ struct PMTilesReadingTests {
         Bad("a run overlapping the next entry", [2, 5, 1, 3, 1, 1, 1, 1, 0], "overlaps"),
         Bad("bytes after the last entry", [1, 0, 1, 5, 1, 9], "follow the directory"),
         Bad("a run length past 32 bits", [1, 0, 0x80, 0x80, 0x80, 0x80, 0x10, 5, 1], "allowed up to"),
+        Bad("a run past 2^64", [1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 2, 5, 1], "passes 2^64"),
     ]
 
     @Test("a bad directory is refused, saying what is wrong", arguments: badDirectories)
@@ -279,6 +280,31 @@ struct PMTilesReadingTests {
                 #expect(error.description.contains("outside the \(good.count) bytes of tile data"), "\(error)")
             }
         }
+    }
+
+    @Test("a leaf directory holding tiles outside the range its root entry gives it is refused, so a walk never goes back")
+    func leafOutOfRange() async throws {
+        let data = Self.bytes(1)
+        // The root's second leaf starts at 10, but holds tile 3, which the first leaf's range covers.
+        let first = TestPMTiles.gzip(TestPMTiles.directory([TestPMTiles.Entry(tileID: 1, offset: 0, length: UInt32(data.count), runLength: 1)]))
+        let second = TestPMTiles.gzip(TestPMTiles.directory([TestPMTiles.Entry(tileID: 3, offset: 0, length: UInt32(data.count), runLength: 1)]))
+        let archive = TestPMTiles.archive(
+            entries: [], tileData: data,
+            rootEntries: [
+                TestPMTiles.Entry(tileID: 1, offset: 0, length: UInt32(first.count), runLength: 0),
+                TestPMTiles.Entry(tileID: 10, offset: UInt64(first.count), length: UInt32(second.count), runLength: 0),
+            ],
+            leaves: first + second
+        )
+        let opened = try PMTilesArchive(archive)
+        #expect(try opened.entry(for: TileID(z: 1, x: 0, y: 0)) != nil)
+        let twelve = try #require(PMTilesTileID.tile(for: 12))
+        #expect {
+            try opened.entry(for: twelve)
+        } throws: { error in
+            (error as? PMTilesError)?.description.contains("holds tile numbers 3 to 4, outside the range its entry gives it, from 10 on") == true
+        }
+        #expect(throws: PMTilesError.self) { try opened.forEachTileEntry { _ in true } }
     }
 
     @Test("leaf directories nested past four levels are refused")

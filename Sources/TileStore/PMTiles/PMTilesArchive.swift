@@ -41,10 +41,10 @@ public final class PMTilesArchive: Sendable {
         let id = PMTilesTileID.id(of: tile)
         var directory = root
         for depth in 1...Self.maxDepth {
-            guard let entry = directory.entry(for: id) else { return nil }
-            guard entry.isLeaf else { return entry }
+            guard let index = directory.index(for: id) else { return nil }
+            guard directory.entries[index].isLeaf else { return directory.entries[index] }
             guard depth < Self.maxDepth else { break }
-            directory = try leaf(entry)
+            directory = try leaf(at: index, of: directory)
         }
         throw PMTilesError("its directories nest deeper than \(Self.maxDepth) levels on the way to tile \(tile)")
     }
@@ -66,11 +66,11 @@ public final class PMTilesArchive: Sendable {
         _ directory: PMTilesDirectory, from start: UInt64, depth: Int, _ body: (PMTilesEntry) throws(PMTilesError) -> Bool
     ) throws(PMTilesError) -> Bool {
         // The last entry at or before `start` may hold it (a run, or a leaf's range); those before cannot.
-        let first = directory.entries.lastIndex { $0.tileID <= start } ?? 0
-        for entry in directory.entries[first...] {
+        let first = directory.lastIndex(atOrBefore: start) ?? 0
+        for (index, entry) in directory.entries.enumerated().dropFirst(first) {
             if entry.isLeaf {
                 guard depth < Self.maxDepth else { throw PMTilesError("its directories nest deeper than \(Self.maxDepth) levels") }
-                guard try walk(leaf(entry), from: start, depth: depth + 1, body) else { return false }
+                guard try walk(leaf(at: index, of: directory), from: start, depth: depth + 1, body) else { return false }
             } else if entry.endID > start {
                 guard try body(entry) else { return false }
             }
@@ -80,12 +80,27 @@ public final class PMTilesArchive: Sendable {
 
     // MARK: - Directories
 
-    /// The leaf directory an entry points to, from the budget or read now.
-    private func leaf(_ entry: PMTilesEntry) throws(PMTilesError) -> PMTilesDirectory {
-        if let held = leaves.value(for: entry.offset) { return held }
-        let section = PMTilesHeader.Section(offset: header.leafDirectories.offset + entry.offset, length: UInt64(entry.length))
-        let directory = try Self.directory(in: section, of: bytes, header: header, what: "the leaf directory at offset \(entry.offset)")
-        leaves.insert(directory, for: entry.offset)
+    /// The leaf directory entry `index` of `parent` points to, from the budget or read now. Its
+    /// entries must lie within the tile numbers its entry gives it (from its own to the next
+    /// entry's), so that a walk meets every tile in ascending order and a lookup finds each.
+    private func leaf(at index: Int, of parent: PMTilesDirectory) throws(PMTilesError) -> PMTilesDirectory {
+        let entry = parent.entries[index]
+        let what = "the leaf directory at offset \(entry.offset)"
+        let directory: PMTilesDirectory
+        if let held = leaves.value(for: entry.offset) {
+            directory = held
+        } else {
+            let section = PMTilesHeader.Section(offset: header.leafDirectories.offset + entry.offset, length: UInt64(entry.length))
+            directory = try Self.directory(in: section, of: bytes, header: header, what: what)
+            leaves.insert(directory, for: entry.offset)
+        }
+        let (start, end) = parent.leafRange(at: index)
+        let (first, last) = (directory.entries.first!, directory.entries.last!)
+        guard first.tileID >= start, end.map({ last.endID <= $0 && last.tileID < $0 }) ?? true else {
+            throw PMTilesError(
+                "\(what) holds tile numbers \(first.tileID) to \(last.endID), outside the range its entry gives it, from \(start)\(end.map { " to \($0)" } ?? " on")"
+            )
+        }
         return directory
     }
 

@@ -22,8 +22,9 @@ public struct PMTilesEntry: Sendable, Equatable {
     /// Whether the entry points to a leaf directory rather than to tiles.
     public var isLeaf: Bool { runLength == 0 }
 
-    /// One past the last tile number the entry covers (the first, for a leaf directory).
-    var endID: UInt64 { tileID + UInt64(runLength) }
+    /// One past the last tile number the entry covers (the first, for a leaf directory). A
+    /// decoded directory's entries never pass 2^64 - 1.
+    public var endID: UInt64 { tileID + UInt64(runLength) }
 
     /// What an entry takes in memory, for bounding the directories held.
     static let memoryCost = MemoryLayout<PMTilesEntry>.stride
@@ -87,9 +88,10 @@ public struct PMTilesDirectory: Sendable, Equatable {
             }
         }
         guard reader.isAtEnd else { throw PMTilesError("\(reader.remaining) bytes follow the directory's last entry") }
-        for index in entries.indices.dropLast() where !entries[index].isLeaf {
+        for index in entries.indices where !entries[index].isLeaf {
             let (end, overflow) = entries[index].tileID.addingReportingOverflow(UInt64(entries[index].runLength))
-            guard !overflow, end <= entries[index + 1].tileID else {
+            guard !overflow else { throw PMTilesError("entry \(index)'s run of \(entries[index].runLength) tiles from \(entries[index].tileID) passes 2^64") }
+            guard index + 1 == entries.count || end <= entries[index + 1].tileID else {
                 throw PMTilesError("entry \(index)'s run of \(entries[index].runLength) tiles from \(entries[index].tileID) overlaps entry \(index + 1) at \(entries[index + 1].tileID)")
             }
         }
@@ -133,15 +135,29 @@ public struct PMTilesDirectory: Sendable, Equatable {
     /// The entry that holds tile number `id`: the tiles' entry whose run covers it, or the leaf
     /// directory whose range it falls in (the last entry at or before it). Nil when neither.
     public func entry(for id: UInt64) -> PMTilesEntry? {
-        // The last entry whose tile number is at most `id`.
+        index(for: id).map { entries[$0] }
+    }
+
+    /// The index of `entry(for:)`'s entry.
+    func index(for id: UInt64) -> Int? {
+        guard let index = lastIndex(atOrBefore: id) else { return nil }
+        return entries[index].isLeaf || id < entries[index].endID ? index : nil
+    }
+
+    /// The index of the last entry whose tile number is at most `id`.
+    func lastIndex(atOrBefore id: UInt64) -> Int? {
         var (low, high) = (0, entries.count)
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].tileID <= id { low = middle + 1 } else { high = middle }
         }
-        guard low > 0 else { return nil }
-        let entry = entries[low - 1]
-        return entry.isLeaf || id < entry.endID ? entry : nil
+        return low > 0 ? low - 1 : nil
+    }
+
+    /// The tile numbers the leaf directory of entry `index` may hold: from its tile number to
+    /// the next entry's.
+    func leafRange(at index: Int) -> (start: UInt64, end: UInt64?) {
+        (entries[index].tileID, index + 1 < entries.count ? entries[index + 1].tileID : nil)
     }
 }
 
