@@ -33,7 +33,8 @@ public final class PMTilesBackend: TileCacheBackend {
     public var summary: String {
         let header = archive.header
         let type = header.tileType == .unknown ? "tiles of no stated type" : "\(header.tileType) tiles"
-        return "PMTiles 3: \(type), zooms \(header.minZoom)-\(header.maxZoom), \(header.internalCompression) directories, \(header.isClustered ? "clustered" : "not clustered")"
+        let directories = header.internalCompression == .gzip ? "gzip directories" : "uncompressed directories"
+        return "PMTiles 3: \(type), zooms \(header.minZoom)-\(header.maxZoom), \(directories), \(header.isClustered ? "clustered" : "not clustered")"
     }
     public var readOnlyReason: String? { "it is a PMTiles archive, which MapFrame only reads (`mapframe cache copy` writes a new one)" }
 
