@@ -7,8 +7,9 @@ import Glibc
 /// The distinct tile contents of an archive being written, each stored once: tiles whose bytes
 /// are identical share one copy, found by a checksum of the bytes and confirmed byte for byte.
 /// The bytes wait in a temporary file beside the archive, removed from its folder as soon as it
-/// is made, so that it goes with the process whatever happens; memory holds some 16 bytes a
-/// distinct content. Blocks on the file: for the storage threads.
+/// is made, so that it goes with the process whatever happens; memory holds some 80 bytes a
+/// distinct content (where it lies, and its checksum's entry). Blocks on the file: for the
+/// storage threads.
 final class PMTilesContents {
     /// Where one content's bytes lie in the temporary file.
     struct Content {

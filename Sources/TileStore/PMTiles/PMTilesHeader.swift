@@ -152,8 +152,8 @@ public struct PMTilesHeader: Sendable, Equatable {
     }
 
     /// Version 3 alone. The byte is a number: an ASCII "3" (0x33) is refused with its own words,
-    /// since an archive whose writer misread the header is not one to trust further (and
-    /// neither the reference readers nor the Python one open it).
+    /// since an archive whose writer misread the header is not one whose offsets to follow (the
+    /// `pmtiles` package's reader refuses it too).
     private static func checkVersion(_ version: UInt8) throws(PMTilesError) {
         guard version != 3 else { return }
         if version == UInt8(ascii: "3") {

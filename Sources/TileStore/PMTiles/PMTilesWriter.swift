@@ -15,8 +15,9 @@ import Glibc
 /// folder and renamed into place once whole, so a failure never leaves part of one under its
 /// name. The file work runs on the storage threads.
 ///
-/// Memory holds some 16 bytes a tile and 40 a distinct content while the tiles come, and the
-/// directory entries (24 bytes each) as it finishes: a million tiles take some 60 MB at most.
+/// Memory holds some 16 bytes a tile and 80 a distinct content while the tiles come, and some
+/// 50 more a tile as it finishes (the tiles sorted, the directory entries): a million distinct
+/// tiles take some 150 MB.
 public final class PMTilesWriter: Sendable {
     public let path: String
     private let building: Mutex<Building>
