@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "TileStore",
             dependencies: [
-                "MapGeometry", "ImageCodec", "BlockingWork", "CSQLite", "CCurl", "CCurlShim", "BuiltinStyles", "StrictJSON",
+                "MapGeometry", "ImageCodec", "BlockingWork", "CSQLite", "CCurl", "CCurlShim", "CLibDeflate", "BuiltinStyles", "StrictJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),

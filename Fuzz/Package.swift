@@ -37,5 +37,6 @@ let package = Package(
         fuzzer("fuzz-image", ["ImageCodec"]),
         fuzzer("fuzz-gtfs", ["GTFS"]),
         fuzzer("fuzz-realtime", ["GTFS"]),
+        fuzzer("fuzz-pmtiles", ["TileStore", "MapGeometry"]),
     ]
 )

@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene staticmap script json journey gpx geocoder photos route polyline stroke image gtfs realtime"
+all_targets="scene staticmap script json journey gpx geocoder photos route polyline stroke image gtfs realtime pmtiles"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +44,7 @@ dictionary() {
     gpx) echo "$fuzz/Dictionaries/xml.dict" ;;
     stroke) echo "$fuzz/Dictionaries/stroke.dict" ;;
     polyline) echo "$fuzz/Dictionaries/polyline.dict" ;;
+    pmtiles) echo "$fuzz/Dictionaries/pmtiles.dict" ;;
     *)
       cat "$fuzz/Dictionaries/xml.dict" "$fuzz/Dictionaries/json.dict" > "$run/$1/both.dict"
       echo "$run/$1/both.dict" ;;

@@ -43,6 +43,7 @@ struct CacheCommand: AsyncParsableCommand {
                 }
                 return caches
             }
+            if let cache, CacheLocation.isArchiveName(cache) { return [try await PMTilesBackend.open(cache)] }
             var files: [any TileCacheBackend] = []
             for path in try paths() { files.append(try await MBTilesBackend.open(path, readOnly: readOnly)) }
             return files
@@ -58,6 +59,9 @@ struct CacheCommand: AsyncParsableCommand {
         private func paths(command: String = "") throws -> [String] {
             if let cache, PostgresAddress.isPostgresURL(cache) {
                 throw InputError(description: "--cache: \(command) works on MBTiles files; PostgreSQL checks and vacuums its own tables")
+            }
+            if let cache, CacheLocation.isArchiveName(cache) {
+                throw InputError(description: "--cache: \(command) works on MBTiles files; \(cache) is a PMTiles archive, which MapFrame only reads")
             }
             if let cache { return [cache] }
             let directory = cacheDirectory ?? CacheLocation.defaultDirectory()
@@ -86,6 +90,8 @@ struct CacheCommand: AsyncParsableCommand {
                           \(identity)
                           layout: \(layout)
                         """)
+                } else if let archive = cache as? PMTilesBackend {
+                    print("\(cache.name)\n  \(archive.summary)")
                 } else {
                     print(cache.name)
                 }

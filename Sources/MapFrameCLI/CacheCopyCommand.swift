@@ -5,7 +5,8 @@ import TileStore
 
 extension CacheCommand {
     /// `mapframe cache copy FROM TO`: tiles, their freshness, and routes, between MBTiles and
-    /// PostgreSQL in either direction.
+    /// PostgreSQL in either direction; and tiles from any of them, or from a PMTiles archive, into
+    /// a new PMTiles archive.
     struct Copy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Copy tiles, their freshness and stored routes from one cache to another.",
@@ -15,7 +16,10 @@ extension CacheCommand {
                 A seeded MBTiles cache warms a cluster's database; a database's tiles export to files. Tiles \
                 already in TO are replaced by FROM's; routes keep their ids, and those TO already holds stay. \
                 Each page of tiles is written in one transaction, so an interrupted copy leaves whole tiles \
-                and can be run again.
+                and can be run again. \
+                FROM may also be a .pmtiles archive. A TO ending in .pmtiles is a new PMTiles archive of one style's \
+                tiles (identical tiles stored once, gzip directories), written whole under a temporary name and then \
+                renamed, replacing any file of that name; tiles' freshness and routes are not kept there.
                 """
         )
 
@@ -35,16 +39,24 @@ extension CacheCommand {
             guard source != destination else { throw InputError(description: "copy: FROM and TO are the same cache, \(source)") }
             let styles = try await styles(in: source)
             guard !styles.isEmpty else { throw InputError(description: "copy: \(source) holds no tiles to copy") }
-            if case .file = destination, styles.count > 1 {
-                throw InputError(description: "copy: \(to) is one file, and \(source) holds \(styles.count) styles (\(styles.joined(separator: ", "))); name one with --style")
+            switch destination {
+            case .file, .archive:
+                guard styles.count == 1 else {
+                    throw InputError(description: "copy: \(to) is one file, and \(source) holds \(styles.count) styles (\(styles.joined(separator: ", "))); name one with --style")
+                }
+            case .directory, .postgres:
+                break
+            }
+            if case .archive(let path) = destination {
+                return try await Self.writeArchive(path, from: source, style: styles[0])
             }
             try await destination.createFileIfMissing()
-            let catalog = StyleCatalog.builtin
             for style in styles {
                 let reader = try await source.openCache(for: style, readOnly: true, createIfMissing: false)
                 let writer = try await destination.openCache(for: style, readOnly: false, createIfMissing: true)
-                let copied = try await Self.copyTiles(from: reader, to: writer, style: style)
-                try await writer.refreshMetadata(name: catalog[style]?.title ?? style, attribution: catalog[style]?.tileSet.attribution ?? "")
+                let copied = try await Self.copyTiles(from: reader, style: style) { try await writer.storeCopies($0) }
+                let (name, attribution) = Self.description(of: style)
+                try await writer.refreshMetadata(name: name, attribution: attribution)
                 print("\(style): copied \(copied) tiles from \(reader.name) to \(writer.name)")
             }
             if Self.holdsRoutes(source), let routes = try await source.openRouteStore(quota: Self.copyQuota),
@@ -54,26 +66,50 @@ extension CacheCommand {
             }
         }
 
+        /// Writes one style's tiles from `source` into a new PMTiles archive at `path`.
+        static func writeArchive(_ path: String, from source: CacheLocation, style: String) async throws {
+            let reader = try await source.openCache(for: style, readOnly: true, createIfMissing: false)
+            let writer = try await PMTilesWriter.create(path)
+            _ = try await copyTiles(from: reader, style: style) { try await writer.add($0) }
+            let (name, attribution) = description(of: style)
+            let written = try await writer.finish(name: name, attribution: attribution)
+            let leaves = written.leafDirectories == 0 ? "no leaf directories" : "\(written.leafDirectories) leaf directories"
+            print("\(style): copied \(written.tiles) tiles from \(reader.name) to \(path): \(written.contents) distinct, \(written.entries) directory entries, \(leaves), \(written.bytes) bytes")
+        }
+
+        /// A style's title and attribution, for the copy's metadata: the built-in style's, else
+        /// the style's name and no attribution.
+        static func description(of style: String) -> (name: String, attribution: String) {
+            let source = StyleCatalog.builtin[style]
+            return (source?.title ?? style, source?.tileSet.attribution ?? "")
+        }
+
         /// Whether `location` has routes to copy, without making a route store where there is none.
         static func holdsRoutes(_ location: CacheLocation) -> Bool {
             switch location {
             case .postgres: true
             case .directory(let directory): FileManager.default.fileExists(atPath: directory + "/routes.sqlite")
-            case .file: false
+            case .file, .archive: false
             }
         }
 
         /// No quota stands in a copy's way: the server applies its own when routes are added.
         static let copyQuota = RouteQuota(maxRoutes: .max / 2, maxPoints: .max / 2)
 
-        /// `text` as a cache location: a database, a directory, or a file.
+        /// `text` as a cache location: a database, a directory, an archive, or a file.
         static func location(_ text: String, isDestination: Bool) throws -> CacheLocation {
             if PostgresAddress.isPostgresURL(text) { return try CacheLocation.parsing(cacheOption: text) }
+            if CacheLocation.isArchiveName(text) {
+                guard isDestination || FileManager.default.fileExists(atPath: text) else {
+                    throw InputError(description: "copy: \(text) does not exist; expected a PMTiles archive")
+                }
+                return .archive(text)
+            }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) {
                 return isDirectory.boolValue ? .directory(text) : .file(text)
             }
-            guard isDestination else { throw InputError(description: "copy: \(text) does not exist; expected a postgres:// address, a cache directory or an .mbtiles file") }
+            guard isDestination else { throw InputError(description: "copy: \(text) does not exist; expected a postgres:// address, a cache directory, an .mbtiles file or a .pmtiles archive") }
             return text.hasSuffix(".mbtiles") ? .file(text) : .directory(text)
         }
 
@@ -83,8 +119,10 @@ extension CacheCommand {
             return try await source.storedStyles()
         }
 
-        /// Copies every tile a page at a time, showing progress; returns how many were copied.
-        static func copyTiles(from reader: any TileCacheBackend, to writer: any TileCacheBackend, style: String) async throws -> Int {
+        /// Copies every tile a page at a time into `store`, showing progress; returns how many were copied.
+        static func copyTiles(
+            from reader: any TileCacheBackend, style: String, into store: ([StoredTileRecord]) async throws -> Void
+        ) async throws -> Int {
             let total = try await reader.statistics(at: Date()).tileCount
             let printer = ProgressPrinter()
             func line(_ copied: Int) -> String {
@@ -95,7 +133,7 @@ extension CacheCommand {
             while true {
                 let page = try await reader.tiles(after: after, limit: pageSize)
                 guard let last = page.last else { break }
-                try await writer.storeCopies(page)
+                try await store(page)
                 copied += page.count
                 after = last.tile
                 printer.printIfDue { line(copied) }

@@ -8,8 +8,8 @@ import TileStore
 /// command that reads or fills a cache.
 struct CacheOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The MBTiles file to use for every style (it must exist), or a PostgreSQL database shared by several instances (its password from $PGPASSWORD or a pgpass file).",
-        valueName: "file.mbtiles|postgres://user@host:port/db"
+        "The MBTiles file to use for every style (it must exist), a PMTiles archive to draw every style from (only read), or a PostgreSQL database shared by several instances (its password from $PGPASSWORD or a pgpass file).",
+        valueName: "file.mbtiles|file.pmtiles|postgres://user@host:port/db"
     ))
     var cache: String?
 

@@ -41,8 +41,8 @@ public struct MapFrameCommand: AsyncParsableCommand {
         } catch let error as CacheError {
             printError(error.description)
             switch error {
-            case .missingFile, .notMBTiles: return 2
-            case .sqlite, .damaged, .readOnly, .unusableTile, .unavailable, .database: return 1
+            case .missingFile, .notMBTiles, .unusableArchive: return 2
+            case .sqlite, .archiveWrite, .damaged, .readOnly, .unusableTile, .unavailable, .database: return 1
             }
         } catch let error as CommandFailure {
             printError(error.description)

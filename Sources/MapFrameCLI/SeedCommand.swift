@@ -65,6 +65,9 @@ struct SeedCommand: AsyncParsableCommand {
         }
         let tiles = tileZooms.lazy.flatMap { TileID.covering(bbox.bounds, zoom: $0) }
         let location = try cacheOptions.location()
+        if case .archive(let path) = location, !dryRun {
+            throw InputError(description: "--cache: \(path) is a PMTiles archive, which MapFrame only reads; seed an MBTiles file, then write an archive from it with `mapframe cache copy`")
+        }
         let cachePath = location.path(for: source.name)
         if dryRun {
             // Counting writes nothing: a cache file that does not exist yet holds no fresh tiles.
@@ -109,7 +112,7 @@ struct SeedCommand: AsyncParsableCommand {
     /// Why a seed stopped early: the cache could not be written.
     static func stopped(by failure: CacheError, cache: String, stored: Int) -> String {
         let cause = switch failure {
-        case .sqlite(_, _, _, .diskFull): "the disk holding \(cache) is full"
+        case .sqlite(_, _, _, .diskFull), .archiveWrite(_, _, _, true): "the disk holding \(cache) is full"
         case .unavailable: "\(cache) is unavailable"
         default: "\(cache) cannot be written"
         }

@@ -30,8 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDirectory: String?
 
     @Option(name: .customLong("cache"), help: ArgumentHelp(
-        "A PostgreSQL database shared with other instances, for tiles and routes, instead of --cache-dir. The password comes from $PGPASSWORD or a pgpass file.",
-        valueName: "postgres://user@host:port/db"
+        "A PostgreSQL database shared with other instances, for tiles and routes, instead of --cache-dir (the password from $PGPASSWORD or a pgpass file); or a PMTiles archive to serve tiles from, only read, with routes kept in --cache-dir.",
+        valueName: "postgres://user@host:port/db|file.pmtiles"
     ))
     var sharedCache: String?
 
@@ -101,10 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
     var logFormat = LogFormat.text.rawValue
 
     func validate() throws {
-        if let sharedCache {
+        if let sharedCache, !CacheLocation.isArchiveName(sharedCache) {
             guard cacheDirectory == nil else { throw ValidationError("--cache and --cache-dir are alternatives; give one of them") }
             guard PostgresAddress.isPostgresURL(sharedCache) else {
-                throw ValidationError("--cache: serve shares a postgres:// database; for MBTiles files give --cache-dir")
+                throw ValidationError("--cache: serve shares a postgres:// database or reads a .pmtiles archive; for MBTiles files give --cache-dir")
             }
             do { _ = try PostgresAddress(parsing: sharedCache) } catch { throw ValidationError("--cache: \(error)") }
         }
@@ -145,7 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = MapServerConfiguration(
-            host: host, port: port, cacheLocation: try cacheLocation(), catalog: try fetching.catalog(),
+            host: host, port: port, cacheLocation: try cacheLocation(), routeLocation: routeLocation(), catalog: try fetching.catalog(),
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
             renderThreads: renderThreads, renderQueueLimit: renderQueue,
@@ -172,9 +172,16 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
-    /// The shared database, else the cache directory.
+    /// The shared database or the archive, else the cache directory.
     func cacheLocation() throws -> CacheLocation {
         if let sharedCache { return try CacheLocation.parsing(cacheOption: sharedCache) }
+        return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
+    }
+
+    /// Where routes are stored: the cache directory when tiles come from an archive; else nil,
+    /// for the cache location itself.
+    func routeLocation() -> CacheLocation? {
+        guard let sharedCache, CacheLocation.isArchiveName(sharedCache) else { return nil }
         return .directory(cacheDirectory ?? CacheLocation.defaultDirectory())
     }
 }

@@ -38,8 +38,8 @@ public final class MapServerApp: Sendable {
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
         requestLog = RequestLog(logger: configuration.logger)
-        guard let routes = try await configuration.cacheLocation.openRouteStore(quota: configuration.routeQuota) else {
-            preconditionFailure("the server's cache location is a directory or a database, never a single file")
+        guard let routes = try await configuration.routeLocation.openRouteStore(quota: configuration.routeQuota) else {
+            preconditionFailure("the server's route location is a directory or a database, never a single file or an archive")
         }
         self.routes = routes
         writeAccess = WriteAccess(

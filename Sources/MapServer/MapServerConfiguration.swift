@@ -17,9 +17,12 @@ public struct MapServerConfiguration: Sendable {
 
     public var host: String
     public var port: Int
-    /// Where the tiles and routes live: a directory of `<style>.mbtiles` files and
-    /// `routes.sqlite`, or a PostgreSQL database shared with other instances (never a single file).
+    /// Where the tiles live: a directory of `<style>.mbtiles` files, a PostgreSQL database shared
+    /// with other instances, or a PMTiles archive only read (never a single MBTiles file).
     public var cacheLocation: CacheLocation
+    /// Where stored routes live: a directory's `routes.sqlite` or the database; the cache
+    /// location unless that is an archive, which has no place for them.
+    public var routeLocation: CacheLocation
     public var catalog: StyleCatalog
     /// The upstream; nil serves only what is cached.
     public var fetchPolicy: FetchPolicy?
@@ -66,7 +69,7 @@ public struct MapServerConfiguration: Sendable {
     public var logger: Logger
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, catalog: StyleCatalog = .builtin,
+        host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, routeLocation: CacheLocation? = nil, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit,
         maxBodyBytes: Int = PayloadLimits.defaultMaxBytes, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
@@ -78,6 +81,7 @@ public struct MapServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.cacheLocation = cacheLocation
+        self.routeLocation = routeLocation ?? cacheLocation
         self.catalog = catalog
         self.fetchPolicy = fetchPolicy
         self.userAgentOverridden = userAgentOverridden

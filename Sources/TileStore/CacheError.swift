@@ -7,6 +7,13 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file is not an MBTiles file: not an SQLite database, or one without a `tiles` table
     /// or view. `reason` says what was found instead.
     case notMBTiles(path: String, reason: String)
+    /// The file is not a PMTiles archive MapFrame can draw from (not PMTiles version 3, vector
+    /// tiles, a compression it does not read), or a part of it is damaged or points outside it.
+    /// `reason` names the field, the value found and what is allowed.
+    case unusableArchive(path: String, reason: String)
+    /// Writing a PMTiles archive failed while `operation` ran; `diskFull` when the disk was full.
+    /// Nothing is left under the archive's name.
+    case archiveWrite(path: String, operation: String, message: String, diskFull: Bool)
     /// SQLite found a damaged page, or a file cut short, while `operation` ran.
     case damaged(path: String, operation: String, message: String)
     /// SQLite refused an operation; `failure` says whether reading or writing failed.
@@ -38,17 +45,23 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isWriteFailure: Bool {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
-        case .readOnly, .unavailable: return true
-        case .missingFile, .notMBTiles, .damaged, .unusableTile, .database: return false
+        case .readOnly, .unavailable, .archiveWrite: return true
+        case .missingFile, .notMBTiles, .unusableArchive, .damaged, .unusableTile, .database: return false
         }
     }
 
     public var description: String {
         switch self {
         case .missingFile(let path):
-            return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`)"
+            return "cache: \(path) does not exist; expected an MBTiles file (create one with `mapframe fixtures`) or a PMTiles archive"
         case .notMBTiles(let path, let reason):
             return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
+        case .unusableArchive(let path, let reason):
+            return "cache: \(path) cannot be drawn from as a PMTiles archive: \(reason)"
+        case .archiveWrite(let path, let operation, let message, false):
+            return "cache: \(path): cannot write (\(operation) failed: \(message))"
+        case .archiveWrite(let path, let operation, let message, true):
+            return "cache: \(path): the disk is full (\(operation) failed: \(message))"
         case .damaged(let path, let operation, let message):
             return "cache: \(path) is damaged (\(operation) failed: \(message)); move it aside, or run `mapframe cache verify --delete-corrupt`"
         case .sqlite(let path, let operation, let message, .read):

@@ -1,16 +1,25 @@
 import Foundation
 
 /// Where a command finds its tile caches: one given MBTiles file for every style, one file per
-/// style (`<style>.mbtiles`) in a directory, or a PostgreSQL database shared by several
-/// instances, holding every style's tiles and the stored routes.
+/// style (`<style>.mbtiles`) in a directory, one PMTiles archive for every style (only read), or
+/// a PostgreSQL database shared by several instances, holding every style's tiles and the stored
+/// routes.
 public enum CacheLocation: Sendable, Equatable {
     case file(String)
     case directory(String)
+    case archive(String)
     case postgres(PostgresAddress)
 
-    /// `--cache`'s value: a `postgres://` address, else an MBTiles file.
+    /// `--cache`'s value: a `postgres://` address, a PMTiles archive (a name ending `.pmtiles`),
+    /// else an MBTiles file.
     public static func parsing(cacheOption text: String) throws(CacheError) -> CacheLocation {
-        PostgresAddress.isPostgresURL(text) ? .postgres(try PostgresAddress(parsing: text)) : .file(text)
+        if PostgresAddress.isPostgresURL(text) { return .postgres(try PostgresAddress(parsing: text)) }
+        return isArchiveName(text) ? .archive(text) : .file(text)
+    }
+
+    /// Whether a file's name says it is a PMTiles archive: it ends `.pmtiles`, in any case.
+    public static func isArchiveName(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".pmtiles")
     }
 
     /// The directory used when none is given: `$MAPFRAME_CACHE_DIR`, else
@@ -23,14 +32,17 @@ public enum CacheLocation: Sendable, Equatable {
 
     /// The kind of backend the location's caches are.
     public var backendKind: CacheBackendKind {
-        if case .postgres = self { return .postgres }
-        return .mbtiles
+        switch self {
+        case .postgres: .postgres
+        case .archive: .pmtiles
+        case .file, .directory: .mbtiles
+        }
     }
 
-    /// The MBTiles file for a style; nil for a database.
+    /// The file for a style: its MBTiles file, or the archive; nil for a database.
     public func path(for style: String) -> String? {
         switch self {
-        case .file(let path): return path
+        case .file(let path), .archive(let path): return path
         case .directory(let directory): return directory + "/" + style + ".mbtiles"
         case .postgres: return nil
         }
@@ -38,13 +50,14 @@ public enum CacheLocation: Sendable, Equatable {
 
     /// Opens a style's cache. Read-only, nothing is ever written to a file (see
     /// `MBTilesCache.init(openingExisting:readOnly:)`). Otherwise it is opened for writing
-    /// where it can be written. A missing file is created, with its directory, only for a
+    /// where it can be written; an archive is always only read. A missing file is created, with its directory, only for a
     /// style's file in a directory and with `createIfMissing`; a file named on its own must exist.
     /// A database's tables are made, or brought up to date, on first use.
     public func openCache(for style: String, readOnly: Bool, createIfMissing: Bool) async throws(CacheError) -> any TileCacheBackend {
         if case .postgres(let address) = self {
             return try await Self.postgresTileCache(address, style: style)
         }
+        if case .archive(let path) = self { return try await PMTilesBackend.open(path) }
         return try await onStorageThreads(cache: description) { () throws(CacheError) in MBTilesBackend(try openFile(for: style, readOnly: readOnly, createIfMissing: createIfMissing)) }
     }
 
@@ -68,8 +81,8 @@ public enum CacheLocation: Sendable, Equatable {
 
     private func openFileUnchecked(for style: String, readOnly: Bool, createIfMissing: Bool) throws(CacheError) -> MBTilesCache {
         switch self {
-        case .postgres:
-            preconditionFailure("a database holds no files")
+        case .postgres, .archive:
+            preconditionFailure("neither a database nor an archive holds MBTiles files")
         case .file(let path):
             return try MBTilesCache(openingExisting: path, readOnly: readOnly)
         case .directory(let directory):
@@ -82,7 +95,8 @@ public enum CacheLocation: Sendable, Equatable {
     }
 
     /// Opens the store of routes the server draws: `routes.sqlite` in a directory (made if
-    /// missing), or the database's routes; nil for a single file, which has no place for them.
+    /// missing), or the database's routes; nil for a single file or an archive, which have no
+    /// place for them.
     public func openRouteStore(quota: RouteQuota) async throws(CacheError) -> (any RouteStore)? {
         switch self {
         case .postgres(let address):
@@ -92,13 +106,13 @@ public enum CacheLocation: Sendable, Equatable {
                 try Self.makeDirectory(directory)
                 return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
             }
-        case .file:
+        case .file, .archive:
             return nil
         }
     }
 
     /// The styles whose tiles the location holds: every style in a database, each `.mbtiles`
-    /// file's in a directory, and a file's own name.
+    /// file's in a directory, and a file's or an archive's own name.
     public func storedStyles() async throws(CacheError) -> [String] {
         switch self {
         case .postgres(let address):
@@ -106,7 +120,7 @@ public enum CacheLocation: Sendable, Equatable {
         case .directory(let directory):
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             return names.filter { $0.hasSuffix(".mbtiles") }.map { String($0.dropLast(".mbtiles".count)) }.sorted()
-        case .file(let path):
+        case .file(let path), .archive(let path):
             return [URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent]
         }
     }
@@ -123,10 +137,10 @@ public enum CacheLocation: Sendable, Equatable {
 }
 
 extension CacheLocation: CustomStringConvertible {
-    /// The file, the directory, or the database's address (never a password).
+    /// The file, the directory, the archive, or the database's address (never a password).
     public var description: String {
         switch self {
-        case .file(let path): path
+        case .file(let path), .archive(let path): path
         case .directory(let directory): directory
         case .postgres(let address): address.description
         }

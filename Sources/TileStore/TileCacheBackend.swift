@@ -1,8 +1,9 @@
 import Foundation
 import MapGeometry
 
-/// Where one style's tiles are kept: an MBTiles file (`MBTilesBackend`) or a PostgreSQL
-/// database that several MapFrame instances share (`PostgresTileCache`). `TileStore` and
+/// Where one style's tiles are kept: an MBTiles file (`MBTilesBackend`), a PMTiles archive only
+/// read (`PMTilesBackend`), or a PostgreSQL database that several MapFrame instances share
+/// (`PostgresTileCache`). `TileStore` and
 /// everything above it use a cache only through this protocol.
 ///
 /// Every method is async and never blocks its caller: an MBTiles file is read and written on
@@ -84,6 +85,7 @@ public struct Unavailability: Sendable, Equatable, CustomStringConvertible {
 /// The kinds of cache backend, as metrics and `/healthz` name them.
 public enum CacheBackendKind: String, Sendable, CaseIterable {
     case mbtiles
+    case pmtiles
     case postgres
 }
 

@@ -20,16 +20,11 @@ enum TestClients {
         """
     }
 
-    static let python = packageRoot.appendingPathComponent(".test-venv/bin/python")
-
     /// Why the clients cannot be used, or nil when they can.
-    static let unavailability: String? = FileManager.default.isExecutableFile(atPath: python.path)
-        ? nil : "the test clients are not installed; make deps-test runs scripts/test-clients.sh"
+    static let unavailability = TestClientPython.unavailability
 
     /// Runs a script in the clients' Python and returns what it printed.
     static func python(_ script: String) async throws -> String {
-        let result = try await runProgram(python, ["-c", script], in: FileManager.default.temporaryDirectory)
-        guard result.status == 0 else { throw TestSetupError(description: "the test clients' Python failed: \(result)") }
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await TestClientPython.run(script)
     }
 }
