@@ -49,7 +49,14 @@ struct MapboxStaticMapTests {
                 // The line along its points, the polygon inside, the marker somewhere.
                 #expect(fixed.pixel(x: 110, y: 121) == Colour(hex: 0x0072B2) && fixed.pixel(x: 250, y: 121) == Colour(hex: 0x0072B2))
                 #expect(fixed.pixel(x: 78, y: 190) == Colour(hex: 0xE69F00))
-                #expect(fixed.allPixels.contains(Colour(hex: 0x1A9641)))
+                // The large marker's tip on (52.2064, 0.1440), 93 px east and 61 px south of the
+                // centre; its head 2.4 radii (29 px) above, green beside the label, and the label
+                // "7" inked in black, which stands out more on that green than white does.
+                let head = (x: 160 + 93, y: 120 + 61 - 29)
+                #expect(fixed.pixel(x: head.x - 8, y: head.y) == Colour(hex: 0x1A9641))
+                let ink = (head.y - 6...head.y + 6).flatMap { y in (head.x - 5...head.x + 5).map { fixed.pixel(x: $0, y: y) } }.filter { $0 == .black }
+                #expect(ink.count >= 12, "the label is not inked: \(ink.count) black pixels in the head")
+                #expect(ContrastRatio(.black, Colour(hex: 0x1A9641)).value >= 4.5)
                 // Pixel for pixel what /frame.png draws of the same document as a geojson parameter.
                 let document = #"{"type": "FeatureCollection", "features": \#(Self.features)}"#
                 let native = try await server.get(
