@@ -6,7 +6,7 @@ import TileStore
 /// The styles a script may name, with their zoom ranges, as `mapframe play` offers them.
 let styles: [String: ZoomRange] = {
     let catalog = StyleCatalog.builtin
-    return Dictionary(uniqueKeysWithValues: catalog.names.compactMap { name in catalog[name].map { (name, $0.zoomRange) } })
+    return Dictionary(uniqueKeysWithValues: catalog.names.compactMap { name in catalog[name].map { (name, $0.tileSet.zoomRange) } })
 }()
 
 /// The folder relative payload paths resolve against. The parser only resolves paths, so the
