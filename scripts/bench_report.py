@@ -123,7 +123,7 @@ table.append(("server", "req/s", "p99 ms", "non-2xx"))
 for name in ("nginx", "MapFrame", "MapProxy"):
     table.append((name, f"{cached[name]:.0f}", f"{median('cached', name, 'p99_ms'):.2f}", str(total("cached", name, *errors))))
 table.append(("Composited route tiles", "", "", ""))
-table.append(("", "tiles/s", "", ""))
+table.append(("", "tiles/s", "", "non-2xx"))
 table.append(("MapFrame, every request drawn", f"{drawn:.0f}", "", str(total("composited", "MapFrame", *errors))))
 table.append((f"floor: decode and encode, {options.render_threads} threads", f"{floor:.0f}", "", ""))
 table.append(("Cold fill", "", "", ""))
