@@ -10,7 +10,8 @@ public struct TileSource: Hashable, Sendable {
     public var name: String
     /// The human-readable name, such as "OpenStreetMap map design".
     public var title: String
-    /// The tile URL template with `{z}`, `{x}`, `{y}` and, where a key is needed, `{apikey}`.
+    /// The tile URL template with `{z}`, `{x}`, `{y}` and, where a key is needed, `{apikey}`; or
+    /// `pmtiles://` and the URL of a PMTiles archive, read with range requests.
     public var urlTemplate: String
     /// A template for double-resolution tiles, where the source has them.
     public var retinaURLTemplate: String?
@@ -72,17 +73,33 @@ public struct TileSource: Hashable, Sendable {
         }
         for (field, template) in [("url", urlTemplate), ("retinaUrl", retinaURLTemplate)] {
             guard let template else { continue }
-            try TileSource.check(template: template, field: field, hasSubdomains: !subdomains.isEmpty, hasKey: apiKeyEnvironmentVariable != nil)
+            try TileSource.check(
+                template: template, field: field, hasSubdomains: !subdomains.isEmpty, hasKey: apiKeyEnvironmentVariable != nil,
+                hasRetina: retinaURLTemplate != nil
+            )
         }
     }
 
+    /// The prefix of a `url` that names a PMTiles archive on a web server rather than a template,
+    /// as MapLibre's PMTiles protocol writes it: `pmtiles://https://example.com/area.pmtiles`.
+    public static let pmtilesScheme = "pmtiles://"
+
     /// A template needs {z}, {x} and {y} (or {-y}) and an http(s) scheme; {s} needs subdomains,
-    /// and {apikey} needs apiKeyEnv.
-    private static func check(template: String, field: String, hasSubdomains: Bool, hasKey: Bool) throws(JSONFieldError) {
-        let allowed = "an http(s) URL template containing {z}, {x} and {y} or {-y}"
-        guard template.hasPrefix("https://") || template.hasPrefix("http://"), template.contains("{z}"), template.contains("{x}"),
-              template.contains("{y}") || template.contains("{-y}")
-        else { throw JSONFieldError(path: field, value: .string(template), allowed: allowed) }
+    /// and {apikey} needs apiKeyEnv. A PMTiles archive's URL has no placeholders but {apikey}, and
+    /// is the style's only URL: its tiles have the one size the style gives.
+    private static func check(template: String, field: String, hasSubdomains: Bool, hasKey: Bool, hasRetina: Bool) throws(JSONFieldError) {
+        let allowed = "an http(s) URL template containing {z}, {x} and {y} or {-y}, or pmtiles:// and the http(s) URL of a PMTiles archive"
+        if template.hasPrefix(pmtilesScheme) {
+            let archive = template.dropFirst(pmtilesScheme.count)
+            guard field == "url", archive.hasPrefix("https://") || archive.hasPrefix("http://"),
+                  archive.replacingOccurrences(of: "{apikey}", with: "").range(of: "[{}]", options: .regularExpression) == nil
+            else { throw JSONFieldError(path: field, value: .string(template), allowed: field == "url" ? allowed : "an http(s) URL template containing {z}, {x} and {y} or {-y}") }
+            if hasRetina { throw JSONFieldError(path: "retinaUrl", message: "is not allowed with a PMTiles archive, whose tiles have one size (give it as tileSize)") }
+        } else {
+            guard template.hasPrefix("https://") || template.hasPrefix("http://"), template.contains("{z}"), template.contains("{x}"),
+                  template.contains("{y}") || template.contains("{-y}")
+            else { throw JSONFieldError(path: field, value: .string(template), allowed: allowed) }
+        }
         if template.contains("{s}"), !hasSubdomains {
             throw JSONFieldError(path: field, message: "uses {s} but the style has no subdomains")
         }

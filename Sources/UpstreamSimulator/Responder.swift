@@ -1,7 +1,8 @@
 import Foundation
 
 /// Decides the answer to each request: records it, then applies the oldest matching fault or
-/// serves the configured response (as 304 when a conditional request matches).
+/// serves the configured response (as 304 when a conditional request matches, and as 206 for a
+/// range request).
 struct Responder: Sendable {
     let state: SimulatorState
 
@@ -35,7 +36,8 @@ struct Responder: Sendable {
 
     private func normalResponse(to request: RecordedRequest) -> SimulatedResponse {
         let response = state.response(for: request.path)
-        return ConditionalRequest.notModified(for: response, requestHeaders: request.headers) ?? response
+        return ConditionalRequest.notModified(for: response, requestHeaders: request.headers)
+            ?? RangeRequest.answer(for: response, requestHeaders: request.headers) ?? response
     }
 
     private static let htmlErrorPage = SimulatedResponse(

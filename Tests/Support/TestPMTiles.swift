@@ -30,13 +30,20 @@ public enum TestPMTiles {
         public var tileType: UInt8 = 2
         /// Entries a leaf directory holds; nil puts every entry in the root.
         public var leafSize: Int?
+        /// Bytes of zeros before the first leaf directory: enough puts the leaves beyond the
+        /// first 16 KiB, which a remote reader fetches with the header and root.
+        public var leafPadding: Int
 
-        public init(version: UInt8 = 3, internalCompression: UInt8 = 2, tileCompression: UInt8 = 1, tileType: UInt8 = 2, leafSize: Int? = nil) {
+        public init(
+            version: UInt8 = 3, internalCompression: UInt8 = 2, tileCompression: UInt8 = 1, tileType: UInt8 = 2, leafSize: Int? = nil,
+            leafPadding: Int = 0
+        ) {
             self.version = version
             self.internalCompression = internalCompression
             self.tileCompression = tileCompression
             self.tileType = tileType
             self.leafSize = leafSize
+            self.leafPadding = leafPadding
         }
     }
 
@@ -71,6 +78,7 @@ public enum TestPMTiles {
             root = rootEntries
         } else if let leafSize = options.leafSize {
             root = []
+            leafBytes.append(Data(count: options.leafPadding))
             for start in stride(from: 0, to: entries.count, by: leafSize) {
                 let leaf = compressed(directory(Array(entries[start..<min(start + leafSize, entries.count)])), options)
                 root.append(Entry(tileID: entries[start].tileID, offset: UInt64(leafBytes.count), length: UInt32(leaf.count), runLength: 0))

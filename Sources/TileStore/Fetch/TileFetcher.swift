@@ -38,6 +38,8 @@ public final class TileFetcher: Sendable {
     private let userAgentOverridden: Bool
     let engine: CurlEngine
     private let environment: [String: String]
+    /// The PMTiles archives on web servers that styles have named, opened as tiles are asked of them.
+    private let remoteArchives = RemotePMTilesArchives()
 
     /// - Parameter userAgentOverridden: whether `policy.userAgent` was chosen by the user, and so
     ///   wins over a style's own agent.
@@ -73,30 +75,44 @@ public final class TileFetcher: Sendable {
         } catch {
             return .failed(error.description)
         }
+        if let archiveURL = url.pmtilesArchive {
+            return await remoteArchives.fetch(
+                tile, from: archiveURL, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden), decoder: source.tileDecoder,
+                validators: validators, fetcher: self, clock: clock
+            )
+        }
         var headers: [String] = ["Accept: image/png,image/*;q=0.8"]
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = UpstreamRequest(url: url.url, headers: headers, userAgent: policy.userAgent(for: source, userOverride: userAgentOverridden))
         let exchange = Exchange(url: url, decoder: source.tileDecoder, lifetimeOn304: validators?.lifetime ?? FreshnessRules.defaultLifetime)
-        // A later try gets the time left before the deadline, which the first try's sending starts.
+        return await attempts(request, failed: FetchOutcome.failed) { result in self.classify(result, of: exchange, now: clock()) }
+    }
+
+    /// Sends `request`, and again while `judge` says another try is worth it: after the server's
+    /// `Retry-After` or the backoff, as many times as the policy allows, within the fetch's
+    /// deadline, which the first try's sending starts.
+    func attempts<Outcome>(
+        _ request: UpstreamRequest, failed: (String) -> Outcome, judge: (Result<UpstreamResponse, TransportError>) -> Attempt<Outcome>
+    ) async -> Outcome {
         var deadline: ContinuousClock.Instant?
         for number in 1... {
             let transfer = await engine.perform(request, deadline: deadline)
             deadline = deadline ?? transfer.sentAt.map { $0 + policy.fetchDeadline }
-            switch classify(transfer.response, of: exchange, now: clock()) {
+            switch judge(transfer.response) {
             case .done(let outcome):
                 return outcome
             case .retry(let reason, let asked):
-                guard number < policy.maxAttempts, let deadline else { return .failed("\(reason) after \(number) tries") }
+                guard number < policy.maxAttempts, let deadline else { return failed("\(reason) after \(number) tries") }
                 let wait = asked ?? policy.retryBackoff * (1 << (number - 1))
                 guard ContinuousClock.now + wait < deadline else {
                     let waiting = asked == nil ? "waiting \(wait.secondsText) for the next try" : "waiting the \(wait.secondsText) the server asked for"
-                    return .failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline")
+                    return failed("\(reason); \(waiting) would pass the fetch's \(policy.fetchDeadline.secondsText) deadline")
                 }
                 do {
                     try await Task.sleep(for: wait)
                 } catch {
-                    return .failed("\(reason); the fetch was stopped before its next try")
+                    return failed("\(reason); the fetch was stopped before its next try")
                 }
             }
         }
@@ -112,19 +128,19 @@ public final class TileFetcher: Sendable {
         let lifetimeOn304: TimeInterval
     }
 
-    private enum Verdict {
-        case done(FetchOutcome)
+    /// What one try's answer comes to.
+    enum Attempt<Outcome> {
+        case done(Outcome)
         /// Worth another try, after the server's `Retry-After` or the backoff.
         case retry(String, after: Duration?)
     }
 
-    private func classify(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, now: Date) -> Verdict {
+    private func classify(_ result: Result<UpstreamResponse, TransportError>, of exchange: Exchange, now: Date) -> Attempt<FetchOutcome> {
         let url = exchange.url
         let response: UpstreamResponse
         switch result {
         case .failure(let error):
-            let reason = "\(url.redacted): \(url.scrub(error.description))"
-            return error.isWorthRetrying ? .retry(reason, after: nil) : .done(.failed(reason))
+            return Self.transportFailure(error, url: url, failed: FetchOutcome.failed)
         case .success(let success):
             response = success
         }
@@ -137,13 +153,28 @@ public final class TileFetcher: Sendable {
             )))
         case 404, 410:
             return .done(.notFound)
+        default:
+            return Self.otherStatus(response, url: url, now: now, failed: FetchOutcome.failed)
+        }
+    }
+
+    /// A try with no HTTP answer: worth another if the connection was dropped.
+    static func transportFailure<Outcome>(_ error: TransportError, url: TileURL, failed: (String) -> Outcome) -> Attempt<Outcome> {
+        let reason = "\(url.redacted): \(url.scrub(error.description))"
+        return error.isWorthRetrying ? .retry(reason, after: nil) : .done(failed(reason))
+    }
+
+    /// An answer the caller has no use of its own for: 429 and 503 are tried again after the
+    /// server's `Retry-After`, other 5xx after the backoff, and anything else fails.
+    static func otherStatus<Outcome>(_ response: UpstreamResponse, url: TileURL, now: Date, failed: (String) -> Outcome) -> Attempt<Outcome> {
+        switch response.status {
         case 429, 503:
             let wait = FreshnessRules.retryAfter(response.headers["retry-after"], now: now)
             return .retry("\(url.redacted): HTTP \(response.status)", after: wait.map { .milliseconds(Int64($0 * 1000)) })
         case 500...599:
             return .retry("\(url.redacted): HTTP \(response.status)", after: nil)
         default:
-            return .done(.failed("\(url.redacted): HTTP \(response.status)"))
+            return .done(failed("\(url.redacted): HTTP \(response.status)"))
         }
     }
 

@@ -17,6 +17,14 @@ public struct TileURL: Sendable {
     }
 
     public var host: String? { URLComponents(string: redacted)?.host }
+
+    /// The archive's own URL, when the style reads its tiles from a PMTiles archive on a web
+    /// server (`pmtiles://https://…`).
+    var pmtilesArchive: TileURL? {
+        let scheme = TileSource.pmtilesScheme
+        guard url.hasPrefix(scheme) else { return nil }
+        return TileURL(url: String(url.dropFirst(scheme.count)), redacted: String(redacted.dropFirst(scheme.count)), secret: secret)
+    }
 }
 
 /// A style that needs a key the environment does not provide.
