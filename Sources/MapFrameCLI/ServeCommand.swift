@@ -100,6 +100,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var logFormat = LogFormat.text.rawValue
 
+    @Option(name: .customLong("access-log"), help: ArgumentHelp(
+        "Where the line per request goes, when --log-level is info or more talkative: a file (appended to), - for standard error, or off. Lines are written in batches; when the destination cannot keep up, lines are dropped and counted rather than requests held up.",
+        valueName: "file|-|off"
+    ))
+    var accessLog = "-"
+
     func validate() throws {
         if let sharedCache, !CacheLocation.isArchiveName(sharedCache) {
             guard cacheDirectory == nil else { throw ValidationError("--cache and --cache-dir are alternatives; give one of them") }
@@ -138,6 +144,17 @@ struct ServeCommand: AsyncParsableCommand {
         return .mapFrameServer(level: level, format: format)
     }
 
+    /// The request lines' log `--access-log` asks for; nil when it is off or the level leaves
+    /// requests out.
+    private func openAccessLog() throws -> AccessLog? {
+        guard let level = Logger.Level(rawValue: logLevel), level <= .info else { return nil }
+        do {
+            return try AccessLog(AccessLog.Destination(argument: accessLog), format: LogFormat(rawValue: logFormat) ?? .text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// "a, b or c".
     private static func alternatives(_ words: [String]) -> String {
         words.dropLast().joined(separator: ", ") + " or " + words.last!
@@ -154,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
             publicURL: try publicURL.map(PublicURLArgument.normalised), healthDetails: healthDetails,
             transitFeeds: try TransitFeedArgument.load(gtfs),
-            logger: try logger()
+            logger: try logger(), accessLog: try openAccessLog()
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
         // global executor and back for every request, which halves the cost of a cached tile.

@@ -36,7 +36,7 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let tiles: TileService
     private let counters: RequestCounters
-    private let requestLog: RequestLog
+    private let requestLog: RequestLog?
     /// The rules every request head is held to, whoever answers it.
     private var rules: RequestHeadRules
     /// The response encoder's context: bytes written through it go to the socket as they are.
@@ -74,7 +74,7 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case error(any Error)
     }
 
-    init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog, maxBodyBytes: Int) {
+    init(tiles: TileService, counters: RequestCounters, requestLog: RequestLog?, maxBodyBytes: Int) {
         self.tiles = tiles
         self.counters = counters
         self.requestLog = requestLog
@@ -249,7 +249,7 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             requestCounters[kind] = counters.counter(endpoint: Self.endpoint, method: kind.isHead ? .head : .get, status: status)
         }
         requestCounters[kind]?.increment()
-        requestLog.record(method: kind.isHead ? .head : .get, target: request.uri, status: status.code, bodyBytes: bodyBytes, since: start)
+        requestLog?.record(method: kind.isHead ? .head : .get, target: request.uri, status: status.code, bodyBytes: bodyBytes, since: start)
     }
 }
 

@@ -26,7 +26,7 @@ public final class MapServerApp: Sendable {
     let publicURLs: PublicURLs
     private let viewer: ViewerAssets
     private let requestCounters = RequestCounters()
-    private let requestLog: RequestLog
+    private let requestLog: RequestLog?
     /// Where request bodies are parsed: a 5 MB body can take a second or more to read, which on
     /// Swift's cooperative threads (one per core) would hold up every other request. Two threads,
     /// so that one slow body does not hold up the rest, taking clients in turn; past a few
@@ -37,7 +37,7 @@ public final class MapServerApp: Sendable {
         // Before any metric is made, or it would go to the no-op default and never be seen.
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
-        requestLog = RequestLog(logger: configuration.logger)
+        requestLog = configuration.accessLog.map(RequestLog.init)
         guard let routes = try await configuration.routeLocation.openRouteStore(quota: configuration.routeQuota) else {
             preconditionFailure("the server's route location is a directory or a database, never a single file or an archive")
         }
@@ -94,6 +94,7 @@ public final class MapServerApp: Sendable {
         }
         await bodyWork.shutdown()
         await tiles.shutdown()
+        configuration.accessLog?.close()
         try stopped.get()
     }
 
@@ -113,7 +114,7 @@ public final class MapServerApp: Sendable {
         // HEAD is answered by each GET handler, without the body (the contract asks for HEAD support).
         let router = Router(context: MapRequestContext.self, options: .autoGenerateHeadEndpoints)
         // The log and metrics see the final status, after errors have become JSON answers.
-        router.add(middleware: RequestLoggingMiddleware(log: requestLog))
+        if let requestLog { router.add(middleware: RequestLoggingMiddleware(log: requestLog)) }
         router.add(middleware: RequestCountingMiddleware(counters: requestCounters))
         router.add(middleware: ResponseHeadersMiddleware())
         router.add(middleware: ClientTurnsMiddleware())

@@ -67,6 +67,9 @@ public struct MapServerConfiguration: Sendable {
     /// Where the server logs: a line per request at `info`, and what goes wrong. By default only
     /// warnings and worse, as text; `mapframe serve` sets it from `--log-level` and `--log-format`.
     public var logger: Logger
+    /// Where the line per request goes; nil writes none. `mapframe serve` opens it from
+    /// `--access-log` when `--log-level` is info or more talkative.
+    public var accessLog: AccessLog?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, routeLocation: CacheLocation? = nil, catalog: StyleCatalog = .builtin,
@@ -76,7 +79,7 @@ public struct MapServerConfiguration: Sendable {
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, healthDetails: Bool = false, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],
-        logger: Logger = .mapFrameServer(level: .warning, format: .text)
+        logger: Logger = .mapFrameServer(level: .warning, format: .text), accessLog: AccessLog? = nil
     ) {
         self.host = host
         self.port = port
@@ -102,6 +105,7 @@ public struct MapServerConfiguration: Sendable {
         self.memoryLifetime = memoryLifetime
         self.transitFeeds = transitFeeds
         self.logger = logger
+        self.accessLog = accessLog
     }
 }
 

@@ -6,13 +6,14 @@ import NIOCore
 
 /// One log line per answered request, at `info`: the method, the path and query (with the value of
 /// any parameter that may hold a secret replaced by `REDACTED`), the status, the body bytes sent
-/// and the time taken, in milliseconds.
+/// and the time taken, in milliseconds. The line is handed to the `AccessLog`, which formats and
+/// writes it off the request's thread.
 ///
 /// The router's answers are logged by `RequestLoggingMiddleware`, the answers from memory by
 /// `CachedTileFastPath`; both come through here, so their lines are alike. Request headers are
 /// never logged, so neither is an `Authorization` header.
 struct RequestLog: Sendable {
-    let logger: Logger
+    let accessLog: AccessLog
 
     /// Words that mark a query parameter's name as one that may carry a secret (`key`, `apikey`,
     /// `access_token`, `password`, `X-Amz-Signature` ...), matched anywhere in the lower-cased name.
@@ -23,15 +24,9 @@ struct RequestLog: Sendable {
 
     /// Logs one answered request. `target` is the path with its query, if any.
     func record(method: HTTPRequest.Method, target: String, status: Int, bodyBytes: Int, since start: ContinuousClock.Instant) {
-        let elapsed = (start.duration(to: .now)).components
-        let microseconds = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-        logger.info("request", metadata: [
-            "method": .string(method.rawValue),
-            "path": .string(Self.redacted(target)),
-            "status": .stringConvertible(status),
-            "bytes": .stringConvertible(bodyBytes),
-            "duration_ms": .stringConvertible(Double(microseconds) / 1000),
-        ])
+        accessLog.append(AccessLog.Entry(
+            method: method.rawValue, target: target, status: status, bodyBytes: bodyBytes, duration: start.duration(to: .now), time: Date()
+        ))
     }
 
     /// `target` with the value of each query parameter whose name may mark a secret replaced by

@@ -49,17 +49,37 @@ struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
         if let given = event.metadata { fields.merge(given) { $1 } }
         if let error = event.error { fields["error"] = .string("\(error)") }
+        StandardError.write(Self.line(time: Date(), level: event.level, message: event.message.description, fields: fields))
+    }
 
-        var line = "{\"time\":\"\(Date().formatted(Self.timeFormat))\",\"level\":\"\(event.level.rawValue)\",\"message\":"
-        JSONText.appendString(event.message.description, to: &line)
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) where !Self.fixedFields.contains(name) {
+    /// One event's line, newline included.
+    static func line(time: Date, level: Logger.Level, message: String, fields: Logger.Metadata) -> String {
+        var line = "{\"time\":\"\(time.formatted(timeFormat))\",\"level\":\"\(level.rawValue)\",\"message\":"
+        JSONText.appendString(message, to: &line)
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) where !fixedFields.contains(name) {
             line += ","
             JSONText.appendString(name, to: &line)
             line += ":"
             JSONText.append(value, to: &line)
         }
         line += "}\n"
-        StandardError.write(line)
+        return line
+    }
+}
+
+/// swift-log's text line (`StreamLogHandler`), for lines MapFrame writes itself: the local time to
+/// the second with its offset, the level, the label, the metadata as `name=value` in name order,
+/// the source module in brackets, and the message.
+enum TextLogLine {
+    static func line(time: Date, level: Logger.Level, label: String, fields: Logger.Metadata, source: String, message: String) -> String {
+        var seconds = time_t(time.timeIntervalSince1970)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        var buffer = [Int8](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+        let stamp = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let metadata = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "\(stamp) \(level) \(label):\(metadata.isEmpty ? "" : " " + metadata) [\(source)] \(message)\n"
     }
 }
 

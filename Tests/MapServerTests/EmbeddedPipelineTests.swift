@@ -99,7 +99,7 @@ final class EmbeddedConnection {
         try pipeline.addHandler(HTTPResponseEncoder())
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
         try pipeline.addHandler(CachedTileFastPath(
-            tiles: held.tiles, counters: RequestCounters(), requestLog: RequestLog(logger: held.tiles.configuration.logger),
+            tiles: held.tiles, counters: RequestCounters(), requestLog: held.tiles.configuration.accessLog.map(RequestLog.init),
             maxBodyBytes: Self.maxBodyBytes
         ))
         try pipeline.addHandler(ConnectionGuard(limits: limits))

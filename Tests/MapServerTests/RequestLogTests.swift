@@ -128,6 +128,36 @@ import Testing
         #expect(session.standardError.components(separatedBy: redacted).count == 4, "\(session.standardError)")
     }
 
+    /// The request lines go to a pipe that is held open and never read, so it fills after some
+    /// 64 KiB and the log's writer waits on it for good. Every request is still answered, the
+    /// lines that find the log's buffer full are dropped and counted in /metrics, and the server
+    /// still stops at once.
+    @Test func aFullPipeDropsLinesAndNeverHoldsUpRequests() async throws {
+        let directory = try TemporaryDirectory("full-pipe")
+        defer { directory.remove() }
+        let fifo = directory.path("requests.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading first, so that the server's opening for writing does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let path = Fixtures.tilePath(Self.tile)
+        let (batches, perBatch) = (12, 1_000)
+        var dropped = 0
+        let session = try await run(["--access-log", fifo]) { port in
+            for _ in 0..<batches {
+                let replies = try await HTTP.pipelined(Array(repeating: path, count: perBatch), port: port)
+                #expect(replies.count == perBatch && replies.allSatisfy { $0.status == 200 })
+            }
+            let metrics = try await HTTP.send("GET", "/metrics", port: port).text
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("mapframe_request_log_dropped_total ") }
+            dropped = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        // The pipe takes some 64 KiB of lines and the buffer 8,192 lines or 1 MiB; the rest are dropped.
+        #expect(dropped > batches * perBatch - 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
+        #expect(!session.standardError.contains("] request"), "request lines went to the file, not standard error")
+    }
+
     @Test func warningLevelLeavesRequestsOut() async throws {
         let session = try await run(["--log-level", "warning"])
         #expect(session.tileBytes > 0)
