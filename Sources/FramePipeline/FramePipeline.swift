@@ -88,11 +88,15 @@ public final class FramePipeline: Sendable {
         public var renderQueueLimit: Int
         /// Told of every tile had and how long it took, for metrics.
         public var fillObserver: (@Sendable (TileFill, Duration) -> Void)?
+        /// Told, as each cache file is opened, what was read from its tiles' bytes because its
+        /// metadata was silent or wrong (`TilesetDescription.readFromTiles`), naming the file.
+        public var tilesetNotice: (@Sendable (String) -> Void)?
 
         public init(
             catalog: StyleCatalog, cacheLocation: CacheLocation, fetcher: TileFetcher? = nil, capacity: CacheCapacity? = nil,
             createsMissingCaches: Bool? = nil, upstreamWait: Duration? = nil, decodedTileBudget: DecodedTileBudget = .standard,
-            renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit, fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil
+            renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit,
+            fillObserver: (@Sendable (TileFill, Duration) -> Void)? = nil, tilesetNotice: (@Sendable (String) -> Void)? = nil
         ) {
             self.catalog = catalog
             self.cacheLocation = cacheLocation
@@ -104,6 +108,7 @@ public final class FramePipeline: Sendable {
             self.renderThreads = renderThreads
             self.renderQueueLimit = renderQueueLimit
             self.fillObserver = fillObserver
+            self.tilesetNotice = tilesetNotice
         }
     }
 
@@ -113,6 +118,9 @@ public final class FramePipeline: Sendable {
     private let decodedTiles: LRUCache<DecodedTileKey, DecodedTile>
     /// Each style's store, opened once however many frames ask at once.
     private let stores = Mutex<[String: Task<TileStore, any Error>]>([:])
+    /// The caches whose tiles' own account has been given (`Configuration.tilesetNotice`): once
+    /// a cache, however many styles share it.
+    private let describedCaches = Mutex<Set<String>>([])
     private let rendering: BlockingPool
     private let renderers = RendererShelf()
 
@@ -126,17 +134,17 @@ public final class FramePipeline: Sendable {
 
     // MARK: - Frames
 
-    /// Draws `scene` and turns it into `output`, having its tiles first. `geometry` is the map
-    /// panel's, when the caller has worked it out already (`FrameRenderer.geometry`); a map tile
-    /// is a frame whose top-left corner is the tile's corner.
+    /// Draws `scene` and turns it into `output`, having its tiles first, as its cache holds them
+    /// (`store(for:)`). `geometry` is the map panel's, when the caller has worked it out already
+    /// (`FrameRenderer.geometry`); a map tile is a frame whose top-left corner is the tile's corner.
     /// Throws `BlockingWorkRefused` when too many frames are waiting to be drawn, and
     /// `RenderStopped` when `cutoff` stopped the drawing (a render whose client has gone is not
     /// started at all).
     public func render<Output>(
         _ scene: Scene, geometry: FrameGeometry? = nil, as output: FrameOutput<Output>, cutoff: RenderCutoff? = nil
     ) async throws -> Frame<Output> {
-        let source = try source(of: scene)
-        let store = try await store(for: source)
+        let store = try await store(for: try self.source(of: scene))
+        let source = store.source
         let geometry = geometry ?? FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
         let had = await tiles(geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
         let (renderers, decodedTiles) = (renderers, decodedTiles)
@@ -153,18 +161,21 @@ public final class FramePipeline: Sendable {
         }
         return Frame(
             output: drawn.0, geometry: geometry, tileCount: drawn.tileCount, missingTiles: drawn.missing,
-            fills: TileFillReport(fills: had.fills, drawnGrey: drawn.missing), renderDuration: drawn.took
+            fills: TileFillReport(
+                fills: had.fills, drawnGrey: drawn.missing, zoomStandIn: source.tileSet.grid.standIn(forDeviceZoom: geometry.deviceZoom)
+            ),
+            renderDuration: drawn.took
         )
     }
 
     /// Has `scene`'s tiles as `render` does, then runs `body` on a render thread with them, the
-    /// style's source and the map panel's geometry: for work that draws more than the frame,
-    /// such as measuring its contrast.
+    /// style's source as its cache holds it and the map panel's geometry: for work that draws
+    /// more than the frame, such as measuring its contrast.
     public func withTiles<Value: Sendable>(
         of scene: Scene, _ body: @escaping @Sendable (TileProviding, TileSource, FrameGeometry) throws -> Value
     ) async throws -> Value {
-        let source = try source(of: scene)
-        let store = try await store(for: source)
+        let store = try await store(for: try self.source(of: scene))
+        let source = store.source
         let geometry = FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
         let had = await tiles(geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
         let decodedTiles = decodedTiles
@@ -189,18 +200,25 @@ public final class FramePipeline: Sendable {
 
     // MARK: - Tiles
 
-    /// The tile store for a style, opening its cache on first use.
+    /// The tile store for a style, opening its cache on first use. Its source is the style as
+    /// the cache holds it: where a cache file's tiles say what they are, at their tile size, and,
+    /// drawn offline, from the zooms the file holds (`TileSource.drawn(from:fromFileAlone:)`).
     public func store(for source: TileSource) async throws -> TileStore {
         let configuration = configuration
         let opening = stores.withLock { stores in
             if let opening = stores[source.name] { return opening }
-            let opening = Task { () async throws -> TileStore in
+            let opening = Task { [self] () async throws -> TileStore in
                 // Only a cache tiles are fetched into is written; with no upstream, nothing is.
                 let cache = try await configuration.cacheLocation.openCache(
                     for: source.name, readOnly: configuration.fetcher == nil, createIfMissing: configuration.createsMissingCaches
                 )
+                var drawn = source
+                if let tileset = try await cache.tilesetDescription() {
+                    announce(tileset, of: cache)
+                    drawn = source.drawn(from: tileset, fromFileAlone: configuration.fetcher == nil)
+                }
                 return TileStore(
-                    source: source, cache: cache, fetcher: configuration.fetcher, capacity: configuration.capacity,
+                    source: drawn, cache: cache, fetcher: configuration.fetcher, capacity: configuration.capacity,
                     upstreamWait: configuration.upstreamWait, observer: configuration.fillObserver
                 )
             }
@@ -244,6 +262,13 @@ public final class FramePipeline: Sendable {
             }
         }
         return had
+    }
+
+    /// Tells `tilesetNotice` what was read from the cache's tiles' bytes because its metadata was
+    /// silent or wrong, the first time the cache is opened.
+    private func announce(_ tileset: TilesetDescription, of cache: any TileCacheBackend) {
+        guard let notice = tileset.readFromTiles, describedCaches.withLock({ $0.insert(cache.name).inserted }) else { return }
+        configuration.tilesetNotice?("cache \(cache.name): \(notice)")
     }
 
     // MARK: - Upkeep

@@ -4,7 +4,8 @@ import TileStore
 /// How a frame's (or a seed's) tiles were come by. Each tile counts once, so the counts add up
 /// to the tiles: `failed` only when trying to get a tile failed (its fetch, or storing it), and
 /// `missing` when there was nothing to get (not cached while offline, not on the upstream, or
-/// unreadable or undecodable in the cache).
+/// unreadable or undecodable in the cache: a NULL or empty `tile_data`, say). A frame drawn
+/// from a shallower zoom than it wants, because its cache file lacks that zoom, says so.
 public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
     public var cached = 0
     public var fetched = 0
@@ -12,6 +13,8 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
     public var stale = 0
     public var failed = 0
     public var missing = 0
+    /// The zoom the frame's tiles were drawn from, scaled up, in place of the one it wants.
+    public var zoomStandIn: ZoomStandIn?
 
     public init() {}
 
@@ -19,7 +22,8 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
     /// counts by its fill, or as cached when its fill came to nothing (a fetch that gave up
     /// waiting, while the tile was in the cache by the time it was drawn); a tile drawn grey
     /// counts by why it is missing, whatever its fill said.
-    public init(fills: [TileID: TileFill], drawnGrey: [MissingTile]) {
+    public init(fills: [TileID: TileFill], drawnGrey: [MissingTile], zoomStandIn: ZoomStandIn? = nil) {
+        self.zoomStandIn = zoomStandIn
         let grey = Dictionary(drawnGrey.map { ($0.tile, $0) }, uniquingKeysWith: { first, _ in first })
         for (tile, fill) in fills {
             if let missing = grey[tile] {
@@ -32,9 +36,11 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// "2 cached, 3 fetched, 1 revalidated, 0 stale, 0 failed, 1 missing", as the commands report it.
+    /// "2 cached, 3 fetched, 1 revalidated, 0 stale, 0 failed, 1 missing", as the commands report
+    /// it, and "; no zoom 13 tiles: drawn from zoom 12, scaled up 2x" after, where so.
     public var description: String {
-        "\(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed, \(missing) missing"
+        let counts = "\(cached) cached, \(fetched) fetched, \(revalidated) revalidated, \(stale) stale, \(failed) failed, \(missing) missing"
+        return zoomStandIn.map { "\(counts); \($0)" } ?? counts
     }
 
     public mutating func count(_ fill: TileFill) {

@@ -76,7 +76,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show each cache's name, format and layout, and count its tiles, bytes and expired tiles.")
+        static let configuration = CommandConfiguration(abstract: "Show each cache's name, format, tile size and layout, and count its tiles, bytes and expired tiles.")
         @OptionGroup var target: Target
 
         func run() async throws {
@@ -84,10 +84,10 @@ struct CacheCommand: AsyncParsableCommand {
                 let statistics = try await cache.statistics(at: Date())
                 let zooms = statistics.tilesPerZoom.keys.sorted().map { "z\($0): \(statistics.tilesPerZoom[$0]!)" }.joined(separator: ", ")
                 if let backend = cache as? MBTilesBackend {
-                    let (identity, layout) = try await backend.withFile { file throws(CacheError) in (try file.identity(), try file.layout()) }
+                    let (tileset, layout) = try await backend.withFile { file throws(CacheError) in (try file.tilesetDescription(), try file.layout()) }
                     print("""
                         \(cache.name)
-                          \(identity)
+                          \(tileset)
                           layout: \(layout)
                         """)
                 } else if let archive = cache as? PMTilesBackend {

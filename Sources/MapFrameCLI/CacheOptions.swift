@@ -51,12 +51,15 @@ struct CacheOptions: ParsableArguments {
 
     /// Runs `body` with the frame pipeline over these caches (fetching unless `--offline` or
     /// `fetching` is false), then writes the caches' tile use and metadata and stops the pipeline.
+    /// What a cache file's tiles said of themselves where its metadata was silent or wrong goes
+    /// to standard error as the file is opened.
     func withPipeline<T>(
         fetching: Bool = true, maxConnectionsPerHost: Int = FetchPolicy.defaultMaxConnectionsPerHost, _ body: (FramePipeline) async throws -> T
     ) async throws -> T {
         let pipeline = FramePipeline(FramePipeline.Configuration(
             catalog: try catalog(), cacheLocation: try location(),
-            fetcher: fetching ? fetcher(maxConnectionsPerHost: maxConnectionsPerHost) : nil, capacity: cacheLimit?.capacity
+            fetcher: fetching ? fetcher(maxConnectionsPerHost: maxConnectionsPerHost) : nil, capacity: cacheLimit?.capacity,
+            tilesetNotice: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         ))
         do {
             let result = try await body(pipeline)

@@ -41,7 +41,7 @@ public struct MapFrameCommand: AsyncParsableCommand {
         } catch let error as CacheError {
             printError(error.description)
             switch error {
-            case .missingFile, .notMBTiles, .unusableArchive: return 2
+            case .missingFile, .notMBTiles, .unusableArchive, .undrawable: return 2
             case .sqlite, .archiveWrite, .damaged, .readOnly, .unusableTile, .unavailable, .database: return 1
             }
         } catch let error as CommandFailure {

@@ -48,14 +48,17 @@ struct TileAddress: Hashable, Sendable {
         self.retina = retina
     }
 
-    /// Whether this address's pixels are exactly one of the source's tiles, the one of the same
-    /// z/x/y, so that the stored tile is the answer as it is: a 256 px source's tiles at 1x, and
-    /// a 512 px source's at @2x (its tile z/x/y covers map tile z/x/y with 512 pixels). Any other
-    /// address is drawn from the source's tiles that cover it.
-    var isSourceTile: Bool {
+    /// Whether this address's pixels are exactly one of the style's tiles, as the style says.
+    var isSourceTile: Bool { isSourceTile(of: source) }
+
+    /// Whether this address's pixels are exactly one of `drawn`'s tiles (the style as its cache
+    /// holds them), the one of the same z/x/y, so that the stored tile is the answer as it is: a
+    /// 256 px source's tiles at 1x, and a 512 px source's at @2x (its tile z/x/y covers map tile
+    /// z/x/y with 512 pixels). Any other address is drawn from the source's tiles that cover it.
+    func isSourceTile(of drawn: TileSource) -> Bool {
         let side = Int(WebMercator.tileSize) * (retina ? 2 : 1)
         let deviceZoom = Double(tile.z) + (retina ? 1 : 0)
-        return source.tileSet.tileSize == side && source.tileSet.grid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
+        return drawn.tileSet.tileSize == side && drawn.tileSet.grid.tileZoom(forDeviceZoom: deviceZoom) == tile.z
     }
 
     /// A path parameter as a whole number, 0 or more; 400 otherwise.

@@ -57,7 +57,8 @@ final class TileService: Sendable {
             decodedTileBudget: DecodedTileBudget(tiles: 64, bytes: 16 << 20),
             renderThreads: configuration.renderThreads,
             renderQueueLimit: configuration.renderQueueLimit,
-            fillObserver: { fill, duration in metrics.record(fill, took: duration) }
+            fillObserver: { fill, duration in metrics.record(fill, took: duration) },
+            tilesetNotice: { [logger = configuration.logger] in logger.warning("\($0)") }
         ))
     }
 
@@ -74,19 +75,20 @@ final class TileService: Sendable {
     }
 
     /// A base tile through memory, the cache and the upstream: the source's own tile, in its own
-    /// format, where the address is one (`TileAddress.isSourceTile`), else drawn as PNG from the
-    /// source's tiles that cover it.
+    /// format, where the address is one of the source's tiles as its cache holds them
+    /// (`TileAddress.isSourceTile(of:)`), else drawn as PNG from the source's tiles that cover it.
     func baseTile(_ address: TileAddress) async throws -> EncodedImage? {
         let key = EncodedKey(style: address.source.name, tile: address.tile, retina: address.retina, routeID: nil)
         if let image = remembered(key) { return image }
-        guard address.isSourceTile else {
+        // A cache file from elsewhere may hold tiles of another size than the style's, or lack a zoom.
+        let store = try await pipeline.store(for: address.source)
+        guard address.isSourceTile(of: store.source) else {
             return try await renderTile(address, route: nil, theme: .cycleStreets, key: key)
         }
-        let store = try await pipeline.store(for: address.source)
         let supplied = await store.tile(address.tile)
         guard let stored = supplied.stored else { return nil }
-        // A cache file from elsewhere may hold a tile of another size; it is never sent on.
-        guard let header = try? address.source.tileDecoder.checkedHeader(of: stored.data) else { return nil }
+        // A tile of another size than its cache's is never sent on.
+        guard let header = try? store.source.tileDecoder.checkedHeader(of: stored.data) else { return nil }
         let image = EncodedImage(
             data: stored.data, format: header.format, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
         )

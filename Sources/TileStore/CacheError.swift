@@ -11,6 +11,9 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
     /// tiles, a compression it does not read), or a part of it is damaged or points outside it.
     /// `reason` names the field, the value found and what is allowed.
     case unusableArchive(path: String, reason: String)
+    /// The MBTiles file declares tiles MapFrame will not draw (a tile size of 65536 pixels, say).
+    /// `reason` names the field, the value found and what is allowed.
+    case undrawable(path: String, reason: String)
     /// Writing a PMTiles archive failed while `operation` ran; `diskFull` when the disk was full.
     /// Nothing is left under the archive's name.
     case archiveWrite(path: String, operation: String, message: String, diskFull: Bool)
@@ -46,7 +49,7 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .sqlite(_, _, _, let failure): return failure != .read
         case .readOnly, .unavailable, .archiveWrite: return true
-        case .missingFile, .notMBTiles, .unusableArchive, .damaged, .unusableTile, .database: return false
+        case .missingFile, .notMBTiles, .unusableArchive, .undrawable, .damaged, .unusableTile, .database: return false
         }
     }
 
@@ -58,6 +61,8 @@ public enum CacheError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cache: \(path) is not an MBTiles file: \(reason); expected an SQLite database with a tiles table or view"
         case .unusableArchive(let path, let reason):
             return "cache: \(path) cannot be drawn from as a PMTiles archive: \(reason)"
+        case .undrawable(let path, let reason):
+            return "cache: \(path) cannot be drawn from: \(reason)"
         case .archiveWrite(let path, let operation, let message, false):
             return "cache: \(path): cannot write (\(operation) failed: \(message))"
         case .archiveWrite(let path, let operation, let message, true):

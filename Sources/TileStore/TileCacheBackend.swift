@@ -57,6 +57,11 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     /// Stores a page of copied tiles with their freshness, all of them or none.
     func storeCopies(_ records: [StoredTileRecord]) async throws(CacheError)
 
+    /// What the cache says of its tiles, read now, where another tool may have made them (an
+    /// MBTiles file): drawing takes their size, and the zooms held, from it. Nil for a cache that
+    /// holds only what the style's upstream sent.
+    func tilesetDescription() async throws(CacheError) -> TilesetDescription?
+
     /// Waits until this process may fetch `tile`: at once for a cache only it uses; for a shared
     /// one, once no other instance is fetching the tile, or the wait has run out. `.stored` with the
     /// tile when the cache holds it fresh at `now` by then (another fill stored it meanwhile).
@@ -65,6 +70,7 @@ public protocol TileCacheBackend: AnyObject, Sendable {
 
 extension TileCacheBackend {
     public func lookAtStorage() async {}
+    public func tilesetDescription() async throws(CacheError) -> TilesetDescription? { nil }
 }
 
 /// Storage that cannot be used now, and why, in full: for the log, and for `/healthz` only

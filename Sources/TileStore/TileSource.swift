@@ -23,8 +23,11 @@ public struct TileSource: Hashable, Sendable {
     /// A style's tile size unless it says otherwise. `mapframe cache verify`, which knows no
     /// style, checks caches against it.
     public static let standardTileSize = Int(WebMercator.tileSize)
-    /// The tile sizes a style may have.
-    public static let tileSizes = [standardTileSize, 2 * standardTileSize]
+    /// The tile sizes MapFrame draws, a style's or a cache file's (`TilesetDescription`): a
+    /// 1024 px tile is 4 MiB decoded, and a larger size is refused, whoever declares it.
+    public static let tileSizes = [standardTileSize, 2 * standardTileSize, 4 * standardTileSize]
+    /// `tileSizes` as messages give them: "256, 512 or 1024".
+    static let tileSizesAllowed = tileSizes.dropLast().map(String.init).joined(separator: ", ") + " or \(tileSizes.last!)"
     /// Values for `{s}` in the URL templates; a tile always uses the same one.
     public var subdomains: [String]
     /// The User-Agent sent upstream; `{version}` becomes MapFrame's version.
@@ -54,7 +57,7 @@ public struct TileSource: Hashable, Sendable {
         }
         let tileSize = try reader.integer("tileSize", in: 1...65_536) ?? Self.standardTileSize
         guard Self.tileSizes.contains(tileSize) else {
-            throw JSONFieldError(path: "tileSize", value: .number(Double(tileSize)), allowed: Self.tileSizes.map(String.init).joined(separator: " or "))
+            throw JSONFieldError(path: "tileSize", value: .number(Double(tileSize)), allowed: Self.tileSizesAllowed)
         }
         tileSet = TileSet(
             grid: TileGrid(tileSize: tileSize, zoomRange: ZoomRange(min: minZoom, max: maxZoom)),

@@ -92,6 +92,12 @@ func slippyTile(latitude: Double, longitude: Double, zoom: Int) -> (x: Int, y: I
     return (x, y, (1 << zoom) - 1 - y)
 }
 
+extension CommandResult {
+    /// Standard error's lines less what cache files' tiles said of themselves as they were opened
+    /// ("cache PATH: format png, from a tile's bytes …"): the frames' and seeds' reports.
+    var reportLines: [String] { errorLines.filter { !$0.hasPrefix("cache ") } }
+}
+
 /// The grey of a missing tile (SPEC.md section 1).
 let missingGrey = Colour(redLevel: 128, greenLevel: 128, blueLevel: 128)
 

@@ -136,6 +136,26 @@ struct FrameGeometryTests {
         #expect(Self.large.tileZoom(forDeviceZoom: 20) == 18, "beyond its deepest tiles, those are scaled up")
     }
 
+    @Test("a file of zooms 10, 12 and 14 draws 11 and 13 from the zoom above them, and nothing stands in beyond them",
+          arguments: [(11.0, 10, 11), (13.0, 12, 13), (13.7, 12, 13), (12.0, 12, nil), (14.0, 14, nil), (15.0, 15, nil), (9.0, 9, nil)] as [(Double, Int, Int?)])
+    func zoomGaps(deviceZoom: Double, drawn: Int, standsInFor: Int?) {
+        let gaps = TileGrid(tileSize: 256, zoomRange: ZoomRange(min: 0, max: 19), heldTileZooms: [14, 10, 12])
+        #expect(gaps.heldTileZooms == [10, 12, 14])
+        #expect(gaps.tileZoom(forDeviceZoom: deviceZoom) == drawn)
+        #expect(gaps.standIn(forDeviceZoom: deviceZoom) == standsInFor.map { ZoomStandIn(wanted: $0, drawn: drawn) })
+        #expect(Self.osm.standIn(forDeviceZoom: deviceZoom) == nil, "a source that holds every zoom needs no stand-in")
+    }
+
+    @Test("a stand-in zoom's tiles fill as many device pixels as the zoom they stand in for covers, scaled up")
+    func standInPlacements() {
+        let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 13), viewport: .iPhone)
+        let placements = frame.tilePlacements(in: TileGrid(tileSize: 256, zoomRange: ZoomRange(min: 0, max: 19), heldTileZooms: [10, 12, 14]))
+        #expect(!placements.isEmpty && placements.allSatisfy { $0.tile.z == 12 && $0.rect.width == 512 && $0.rect.height == 512 }, "\(placements)")
+        let large = TileGrid(tileSize: 512, zoomRange: ZoomRange(min: 0, max: 19), heldTileZooms: [13, 15])
+        #expect(large.standIn(forDeviceZoom: 15) == ZoomStandIn(wanted: 14, drawn: 13))
+        #expect(ZoomStandIn(wanted: 14, drawn: 12).description == "no zoom 14 tiles: drawn from zoom 12, scaled up 4x")
+    }
+
     @Test("device pixels map back to the coordinates they show")
     func pixelRoundTrip() {
         let frame = FrameGeometry(camera: Camera(center: Places.cambridge, zoom: 16), viewport: .iPhone)

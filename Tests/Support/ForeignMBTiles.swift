@@ -41,6 +41,19 @@ public enum ForeignMBTiles {
         try await write(layout, to: path, document: ["tiles": rows])
     }
 
+    /// Writes `tiles` into a new file at `path` with a plain `tiles` table and `metadata` (nil
+    /// for no `metadata` table), then reads the file back through Python's sqlite3, a second
+    /// reader, to check that it holds every tile, at its TMS row, and the metadata table asked for.
+    public static func writeChecked(to path: String, metadata: [String: String]?, tiles: [TileID: Data]) async throws {
+        try await write(Layout("plain", tilesAsView: false, metadata: metadata), to: path, tiles: tiles)
+        let held = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles")
+        let written = tiles.map { tile, data in [String(tile.z), String(tile.x), String(tile.tmsRow), String(data.count)] }
+        let metadataTables = try await IndependentSQLite.query(path, "SELECT count(*) FROM sqlite_master WHERE name = 'metadata'")
+        guard Set(held) == Set(written), held.count == written.count, metadataTables == [[metadata == nil ? "0" : "1"]] else {
+            throw TestSetupError(description: "\(path) does not hold what was written: \(held.count) tiles of \(written.count); metadata tables \(metadataTables)")
+        }
+    }
+
     /// Writes every tile of the MBTiles file at `source` (a `mapframe fixtures` file, say) into a
     /// new file at `path`.
     public static func write(_ layout: Layout, to path: String, tilesFrom source: String) async throws {

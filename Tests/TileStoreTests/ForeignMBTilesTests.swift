@@ -59,17 +59,48 @@ struct ForeignMBTilesTests {
         }
     }
 
-    @Test("the name and format come from the metadata, else from the file name and a tile's bytes", arguments: [
-        (ForeignMBTiles.Layout.mobac, TilesetIdentity(name: "Cambridge atlas", nameSource: .metadata, format: "png", formatSource: .tileBytes)),
-        (.mapProxy, TilesetIdentity(name: "atlas", nameSource: .fileName, format: "png", formatSource: .tileBytes)),
-        (.mbutil, TilesetIdentity(name: "mbutil export", nameSource: .metadata, format: "png", formatSource: .metadata)),
-        (.bareMetadata, TilesetIdentity(name: "atlas", nameSource: .fileName, format: "png", formatSource: .tileBytes)),
+    /// What a file of the block's 256 px PNG tiles at zoom 16 is described as, by where its name
+    /// and format were found, and the metadata's format when the tiles contradict it.
+    static func description(
+        _ name: String, _ nameSource: TilesetDescription.Source, format formatSource: TilesetDescription.Source, contradicting: String? = nil
+    ) -> TilesetDescription {
+        TilesetDescription(
+            name: name, nameSource: nameSource, format: "png", formatSource: formatSource, contradictedFormat: contradicting,
+            tileSize: 256, tileSizeSource: .tileBytes, zooms: [16]
+        )
+    }
+
+    @Test("the name and format come from the metadata, else from the file name and a tile's bytes, and so does the tile size", arguments: [
+        (ForeignMBTiles.Layout.mobac, description("Cambridge atlas", .metadata, format: .tileBytes)),
+        (.mapProxy, description("atlas", .fileName, format: .tileBytes)),
+        (.mbutil, description("mbutil export", .metadata, format: .metadata)),
+        (.bareMetadata, description("atlas", .fileName, format: .tileBytes)),
+        (ForeignMBTiles.Layout("empty metadata", tilesAsView: false, metadata: [:]), description("atlas", .fileName, format: .tileBytes)),
+        (ForeignMBTiles.Layout("wrong format", tilesAsView: false, metadata: ["format": "image/jpeg"]),
+         description("atlas", .fileName, format: .tileBytes, contradicting: "image/jpeg")),
+        (ForeignMBTiles.Layout("media type", tilesAsView: true, metadata: ["format": "image/png"]), description("atlas", .fileName, format: .metadata)),
     ])
-    func identity(layout: ForeignMBTiles.Layout, expected: TilesetIdentity) async throws {
+    func tilesetDescription(layout: ForeignMBTiles.Layout, expected: TilesetDescription) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("atlas.mbtiles").path
             try await ForeignMBTiles.write(layout, to: path, tiles: Self.blockTiles())
-            #expect(try MBTilesCache(openingExisting: path).identity() == expected)
+            #expect(try MBTilesCache(openingExisting: path).tilesetDescription() == expected)
+        }
+    }
+
+    @Test("a tile size in the metadata is taken, and a tile's bytes that disagree are said; one MapFrame does not draw refuses the file")
+    func declaredTileSize() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("atlas.mbtiles").path
+            try await ForeignMBTiles.write(.init("sized", tilesAsView: false, metadata: ["tile_size": "512"]), to: path, tiles: Self.blockTiles())
+            let described = try MBTilesCache(openingExisting: path).tilesetDescription()
+            #expect(described.tileSize == 512 && described.tileSizeSource == .metadata && described.contradictingTileSide == 256, "\(described)")
+            #expect(described.readFromTiles?.contains("tile size 512 px, from the metadata (a tile's bytes give 256 px)") == true, "\(described)")
+
+            try await IndependentSQLite.execute(path, "UPDATE metadata SET value = '4096' WHERE name = 'tile_size'")
+            #expect(throws: CacheError.undrawable(path: path, reason: "its metadata tile_size is \"4096\"; a tile must be 256, 512 or 1024 pixels square")) {
+                try MBTilesCache(openingExisting: path).tilesetDescription()
+            }
         }
     }
 
@@ -78,9 +109,9 @@ struct ForeignMBTilesTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("atlas.mbtiles").path
             try await ForeignMBTiles.write(.mapProxy, to: path, tiles: [Self.block[0]: randomBytes(count: 300)])
-            let identity = try MBTilesCache(openingExisting: path).identity()
-            #expect(identity.format == nil && identity.formatSource == nil)
-            #expect(identity.description.contains("format: unknown"), "\(identity)")
+            let described = try MBTilesCache(openingExisting: path).tilesetDescription()
+            #expect(described.format == nil && described.formatSource == nil && described.tileSize == nil)
+            #expect(described.description.contains("format: unknown"), "\(described)")
         }
     }
 

@@ -93,8 +93,8 @@ struct TileSourceTests {
             mustMention: ["url", "https://example.org/{z}/{y}.png", "{x}"]
         ),
         BadStyle(name: "bad name", json: #"{"name": "Plain Map", "url": "https://e.org/{z}/{x}/{y}", "attribution": "A", "minZoom": 0, "maxZoom": 1}"#, mustMention: ["name", "Plain Map", "lower-case"]),
-        BadStyle(name: "tile size 300", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 300}"#, mustMention: ["tileSize", "300", "256 or 512"]),
-        BadStyle(name: "tile size 1024", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 1024}"#, mustMention: ["tileSize", "1024", "256 or 512"]),
+        BadStyle(name: "tile size 300", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 300}"#, mustMention: ["tileSize", "300", "256, 512 or 1024"]),
+        BadStyle(name: "tile size 2048", json: #"{\#(base), "minZoom": 0, "maxZoom": 19, "tileSize": 2048}"#, mustMention: ["tileSize", "2048", "256, 512 or 1024"]),
         BadStyle(name: "malformed JSON", json: #"{"name": "plain", "#, mustMention: ["bad.json", "malformed JSON"]),
     ]
 

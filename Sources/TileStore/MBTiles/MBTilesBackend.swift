@@ -78,6 +78,10 @@ public final class MBTilesBackend: TileCacheBackend {
         try await withFile { file throws(CacheError) in try file.refreshMetadata(name: name, attribution: attribution) }
     }
 
+    public func tilesetDescription() async throws(CacheError) -> TilesetDescription? {
+        try await withFile { file throws(CacheError) in try file.tilesetDescription() }
+    }
+
     public func tiles(after: TileID?, limit: Int) async throws(CacheError) -> [StoredTileRecord] {
         try await withFile { file throws(CacheError) in try file.tiles(after: after, limit: limit) }
     }

@@ -288,28 +288,34 @@ public final class MBTilesCache: Sendable {
         }
     }
 
-    /// The tileset's name and tile format, as a reader should take them: from `metadata`, else
-    /// the name from the file's name and the format from a stored tile's bytes. Most files
-    /// have no `format`, and MapProxy's no metadata at all.
-    public func identity() throws(CacheError) -> TilesetIdentity {
-        try read("read the tileset's identity") { db in
-            let metadata = try Self.metadata(in: db)
-            var identity = TilesetIdentity(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, nameSource: .fileName)
-            if let name = metadata["name"], !name.isEmpty { (identity.name, identity.nameSource) = (name, .metadata) }
-            if let format = metadata["format"], !format.isEmpty {
-                (identity.format, identity.formatSource) = (format, .metadata)
-            } else if let format = try Self.formatOfStoredTiles(in: db) {
-                (identity.format, identity.formatSource) = (format, .tileBytes)
-            }
-            return identity
+    /// What the file says of its tiles (`TilesetDescription`): the metadata, weighed against
+    /// a stored tile's header, and the zooms held. A `tilesize` in the metadata that MapFrame
+    /// does not draw is `CacheError.undrawable`.
+    public func tilesetDescription() throws(CacheError) -> TilesetDescription {
+        let (metadata, sample, zooms) = try read("describe the tileset") { db in
+            (try Self.metadata(in: db), try Self.sampleTileHeader(in: db), try Self.heldZooms(in: db))
         }
+        return try TilesetDescription(path: path, metadata: metadata, sample: sample, zooms: zooms)
     }
 
-    /// The format of the first of a few stored tiles whose bytes have a known signature, by
-    /// MBTiles' name for it (`png`, `jpg`, `webp`).
-    private static func formatOfStoredTiles(in db: Database) throws -> String? {
+    /// The header of the first of a few stored tiles whose bytes have a known signature, read
+    /// without decoding a pixel; nil when none has.
+    private static func sampleTileHeader(in db: Database) throws -> ImageHeader? {
         let tiles = try Data.fetchAll(db, sql: "SELECT tile_data FROM tiles WHERE \(usableTileData("tile_data")) LIMIT 8")
-        return tiles.lazy.compactMap { try? ImageHeader.read($0) }.first?.format.mbtilesName
+        return tiles.lazy.compactMap { try? ImageHeader.read($0) }.first
+    }
+
+    /// The zooms of the tiles held, shallowest first: one step along the index a zoom (for a
+    /// view too, through its table's index), so that a file of millions of tiles is not read
+    /// through.
+    private static func heldZooms(in db: Database) throws -> [Int] {
+        let next = try db.makeStatement(sql: """
+            SELECT zoom_level FROM tiles WHERE zoom_level > ? AND zoom_level <= \(TileID.maxZoom) AND typeof(zoom_level) = 'integer'
+            ORDER BY zoom_level LIMIT 1
+            """)
+        var zooms: [Int] = []
+        while let zoom = try Int.fetchOne(next, arguments: [zooms.last ?? -1]) { zooms.append(zoom) }
+        return zooms
     }
 
     // MARK: - Freshness and use
@@ -496,7 +502,7 @@ public final class MBTilesCache: Sendable {
             for (key, value) in ["name": name, "attribution": attribution, "type": "baselayer", "version": "1"] where existing[key] == nil {
                 values[key] = value
             }
-            if existing["format"] == nil, let format = try Self.formatOfStoredTiles(in: db) { values["format"] = format }
+            if existing["format"] == nil, let format = try Self.sampleTileHeader(in: db)?.format.mbtilesName { values["format"] = format }
             if let zooms = try Row.fetchOne(db, sql: "SELECT min(zoom_level), max(zoom_level) FROM tiles WHERE \(Self.validTileAddress)"),
                let minZoom = zooms[0] as Int?, let maxZoom = zooms[1] as Int? {
                 values["minzoom"] = String(minZoom)
@@ -538,44 +544,5 @@ private struct TablePresence {
     mutating func record(_ isPresent: Bool, at now: ContinuousClock.Instant) {
         present = present || isPresent
         absentSince = isPresent ? nil : now
-    }
-}
-
-/// A tileset's name and tile format, and where each was found.
-public struct TilesetIdentity: Sendable, Equatable, CustomStringConvertible {
-    public enum Source: String, Sendable {
-        case metadata = "from the metadata"
-        case fileName = "from the file name"
-        case tileBytes = "from a tile's bytes"
-    }
-
-    public var name: String
-    public var nameSource: Source
-    /// `png`, `jpg` or `webp`, say; nil when neither the metadata nor any tile says.
-    public var format: String?
-    public var formatSource: Source?
-
-    public init(name: String, nameSource: Source, format: String? = nil, formatSource: Source? = nil) {
-        self.name = name
-        self.nameSource = nameSource
-        self.format = format
-        self.formatSource = formatSource
-    }
-
-    /// "name: Cambridge (from the metadata); format: png (from a tile's bytes)".
-    public var description: String {
-        let format = self.format.map { "\($0) (\(formatSource?.rawValue ?? ""))" } ?? "unknown (no metadata entry, and no tile with a known signature)"
-        return "name: \(name) (\(nameSource.rawValue)); format: \(format)"
-    }
-}
-
-extension ImageHeader.Format {
-    /// The name MBTiles' `format` metadata gives the format.
-    var mbtilesName: String {
-        switch self {
-        case .png: "png"
-        case .jpeg: "jpg"
-        case .webp: "webp"
-        }
     }
 }
