@@ -42,6 +42,7 @@ case "${1:-test}" in
       util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests; runuser
       postgresql       # throwaway clusters (initdb, pg_ctl, psql) for the shared tile cache's tests
       nginx wrk        # two instances behind a load balancer, under load, for the shared cache's tests
+      gdal-bin         # GDAL's WMTS and TMS clients, reading the server's capabilities and tiles
     )
     ;;
   *) echo "usage: $0 [build|serve|bench|test]" >&2; exit 2 ;;
