@@ -42,7 +42,7 @@ case "${1:-test}" in
       util-linux       # prlimit and mount, for the descriptor-limit and full-disk tests; runuser
       postgresql       # throwaway clusters (initdb, pg_ctl, psql) for the shared tile cache's tests
       nginx wrk        # two instances behind a load balancer, under load, for the shared cache's tests
-      gdal-bin         # gdal_translate and gdaladdo, a foreign writer of the MBTiles the tests draw from
+      gdal-bin         # GDAL: a foreign writer of MBTiles (gdal_translate, gdaladdo), and WMTS and TMS clients
     )
     ;;
   *) echo "usage: $0 [build|serve|bench|test]" >&2; exit 2 ;;

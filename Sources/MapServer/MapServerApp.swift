@@ -143,10 +143,23 @@ public final class MapServerApp: Sendable {
             // Most are answered before the router (`CachedTileFastPath`); these are HTTP/1.0 or
             // closing ones, and tiles that are not one of the source's own (@2x of 256 px tiles, 1x
             // of 512 px ones), drawn from those that cover it.
-            switch await self.tiles.baseTileAnswer(try self.tileAddress(context)) {
-            case .image(let image): return self.imageResponse(image, request: request)
-            case .problem(let problem): throw problem
-            }
+            try await self.baseTileResponse(try self.tileAddress(context), request: request)
+        }
+
+        // The same tiles for GIS clients: WMTS, whose templates are the /tiles URLs above, and TMS.
+        router.get(RouterPath(WMTSCapabilities.path)) { request, _ in
+            try WMTSCapabilities.checkQuery(request.queryPairs)
+            return try self.linkedXMLResponse(request) { base in WMTSCapabilities.document(catalog: self.configuration.catalog, base: base) }
+        }
+        router.get(RouterPath(TMSDocuments.path)) { request, _ in
+            try self.linkedXMLResponse(request) { base in TMSDocuments.tileMapService(catalog: self.configuration.catalog, base: base) }
+        }
+        router.get(RouterPath(TMSDocuments.path + "/:style")) { request, context in
+            let source = try TileAddress.source(named: context.parameters.get("style") ?? "", catalog: self.configuration.catalog)
+            return try self.linkedXMLResponse(request) { base in TMSDocuments.tileMap(source, base: base) }
+        }
+        router.get(RouterPath(TMSDocuments.path + "/:style/:z/:x/:y")) { request, context in
+            try await self.baseTileResponse(try self.tileAddress(context, scheme: .tms), request: request)
         }
 
         router.post("/routes") { request, context in try await self.addRoute(request, context: context) }
@@ -276,11 +289,19 @@ public final class MapServerApp: Sendable {
         }
     }
 
-    private func tileAddress(_ context: MapRequestContext) throws -> TileAddress {
+    private func tileAddress(_ context: MapRequestContext, scheme: TileAddress.Scheme = .xyz) throws -> TileAddress {
         try TileAddress(
             style: context.parameters.get("style") ?? "", z: context.parameters.get("z") ?? "",
-            x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", catalog: configuration.catalog
+            x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", catalog: configuration.catalog, scheme: scheme
         )
+    }
+
+    /// A base tile as the router answers it, with the headers and errors the fast path gives.
+    private func baseTileResponse(_ address: TileAddress, request: Request) async throws -> Response {
+        switch await tiles.baseTileAnswer(address) {
+        case .image(let image): return imageResponse(image, request: request)
+        case .problem(let problem): throw problem
+        }
     }
 
     /// The theme a route layer's tiles are drawn in: `?theme=`, the only parameter they take.

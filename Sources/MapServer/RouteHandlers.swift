@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MapGeometry
+import NIOCore
 import TileStore
 
 /// The stored routes' handlers: writes are checked (`WriteAccess`), rate-limited per client and
@@ -98,10 +99,22 @@ extension MapServerApp {
     /// A JSON answer holding absolute URLs made from `publicURLs`: it says how long it may be
     /// kept, and, when the URLs come from the request's Host, that it varies with it.
     func linkedResponse(_ request: Request, cacheControl: String, _ document: (String) -> [String: Any]) throws -> Response {
+        try linkedResponse(request, cacheControl: cacheControl, contentType: "application/json") { ByteBuffer(bytes: JSONBody.encode(document($0))) }
+    }
+
+    /// An XML document for GIS clients (WMTS capabilities, TMS tile maps) holding absolute URLs,
+    /// as `linkedResponse` answers JSON; it may be kept as long as TileJSON.
+    func linkedXMLResponse(_ request: Request, _ document: (String) -> String) throws -> Response {
+        try linkedResponse(request, cacheControl: TileJSON.cacheControl, contentType: "application/xml") { ByteBuffer(string: document($0)) }
+    }
+
+    /// `body`, given the base URL, with how long it may be kept and, when the base comes from the
+    /// request's Host, `Vary: Host`.
+    private func linkedResponse(_ request: Request, cacheControl: String, contentType: String, _ body: (String) -> ByteBuffer) throws -> Response {
         let base = try publicURLs.base(for: request)
-        var headers: HTTPFields = [.cacheControl: cacheControl]
+        var headers: HTTPFields = [.contentType: contentType, .cacheControl: cacheControl]
         if base.fromHost { headers[.vary] = "Host" }
-        return JSONBody.response(document(base.url), headers: headers)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body(base.url)))
     }
 
     /// A write the server could not make: its storage failed (a full disk, say). Not the

@@ -4,24 +4,40 @@ import TileStore
 /// A tile URL's parts, checked: `/{style}/{z}/{x}/{y}.png` or `.../{y}@2x.png`.
 struct TileAddress: Hashable, Sendable {
     let source: TileSource
+    /// The tile, its row counted from the north whatever the URL's scheme.
     let tile: TileID
     /// A double-resolution (512 px) tile.
     let retina: Bool
 
+    /// How a tile URL counts its rows, and which tiles it offers.
+    enum Scheme {
+        /// `/tiles` (and WMTS, whose templates point there): rows from the north, `@2x` offered.
+        case xyz
+        /// TMS 1.0.0 (`/tms/1.0.0`): rows from the south (`TileID.tmsRow`); 256 px only.
+        case tms
+    }
+
     /// Checks the path parameters: 400 for malformed numbers, 404 for an unknown style or a
     /// zoom outside the style's range.
-    init(style: String, z: String, x: String, y lastComponent: String, catalog: StyleCatalog) throws(HTTPProblem) {
-        guard let source = catalog[style] else {
-            throw .notFound("style '\(style)' is not known; known styles: \(catalog.names.joined(separator: ", "))")
-        }
-        let retina = lastComponent.hasSuffix("@2x.png")
+    init(style: String, z: String, x: String, y lastComponent: String, catalog: StyleCatalog, scheme: Scheme = .xyz) throws(HTTPProblem) {
+        let source = try Self.source(named: style, catalog: catalog)
+        let retina = scheme == .xyz && lastComponent.hasSuffix("@2x.png")
         guard retina || lastComponent.hasSuffix(".png") else {
-            throw .badRequest("y: '\(lastComponent)' must end in .png or @2x.png")
+            throw .badRequest("y: '\(lastComponent)' must end in \(scheme == .xyz ? ".png or @2x.png" : ".png")")
         }
         let yText = String(lastComponent.dropLast(retina ? 7 : 4))
         try self.init(
-            source: source, z: try Self.number(z, name: "z"), x: try Self.number(x, name: "x"), y: try Self.number(yText, name: "y"), retina: retina
+            source: source, z: try Self.number(z, name: "z"), x: try Self.number(x, name: "x"), y: try Self.number(yText, name: "y"), retina: retina,
+            scheme: scheme
         )
+    }
+
+    /// The style a URL names; 404 naming the known ones when it is not one of them.
+    static func source(named style: String, catalog: StyleCatalog) throws(HTTPProblem) -> TileSource {
+        guard let source = catalog[style] else {
+            throw .notFound("style '\(style)' is not known; known styles: \(catalog.names.joined(separator: ", "))")
+        }
+        return source
     }
 
     /// A base tile's address as the fast path reads it, checked as the router checks it; nil
@@ -33,9 +49,9 @@ struct TileAddress: Hashable, Sendable {
         self = address
     }
 
-    /// The checks both ways in share: 400 for a zoom beyond `TileID.maxZoom` or a column or row
+    /// The checks every way in shares: 400 for a zoom beyond `TileID.maxZoom` or a column or row
     /// outside the world, 404 for a zoom outside the style's range.
-    private init(source: TileSource, z: Int, x: Int, y: Int, retina: Bool) throws(HTTPProblem) {
+    private init(source: TileSource, z: Int, x: Int, y: Int, retina: Bool, scheme: Scheme = .xyz) throws(HTTPProblem) {
         guard z <= TileID.maxZoom else { throw .badRequest("z: \(z) is outside 0...\(TileID.maxZoom)") }
         guard source.tileSet.zoomRange.contains(Double(z)) else {
             throw .notFound("z: \(z) is outside the \(source.name) style's zoom range \(source.tileSet.zoomRange)")
@@ -44,7 +60,7 @@ struct TileAddress: Hashable, Sendable {
         guard x <= last else { throw .badRequest("x: \(x) is outside 0...\(last)") }
         guard y <= last else { throw .badRequest("y: \(y) is outside 0...\(last)") }
         self.source = source
-        tile = TileID(z: z, x: x, y: y)
+        tile = scheme == .tms ? TileID(z: z, x: x, tmsRow: y) : TileID(z: z, x: x, y: y)
         self.retina = retina
     }
 

@@ -4,8 +4,9 @@ import TileStore
 
 /// TileJSON 3.0.0 documents, so that Leaflet, MapLibre and friends can find the tiles.
 enum TileJSON {
-    /// How long a client or shared cache may keep a TileJSON document: it changes only when the
-    /// server is restarted with other styles.
+    /// How long a client or shared cache may keep a TileJSON document, or any other describing
+    /// the styles (WMTS capabilities, TMS tile maps): each changes only when the server is
+    /// restarted with other styles.
     static let cacheControl = "public, max-age=300"
 
     /// The whole Web Mercator world.
@@ -15,7 +16,7 @@ enum TileJSON {
         var document: [String: Any] = [
             "tilejson": "3.0.0",
             "name": name,
-            "attribution": source.tileSet.attribution.replacingOccurrences(of: "\n", with: "; "),
+            "attribution": source.attributionLine,
             "tiles": [tileURL],
             "minzoom": source.tileSet.zoomRange.min,
             "maxzoom": source.tileSet.zoomRange.max,
@@ -26,5 +27,13 @@ enum TileJSON {
             document["center"] = [bounds.center.longitude, bounds.center.latitude, Double(centerZoom)]
         }
         return document
+    }
+}
+
+extension TileSource {
+    /// The attribution on one line, its lines joined by "; ", as the documents describing a style
+    /// (TileJSON, WMTS capabilities, TMS tile maps) carry it.
+    var attributionLine: String {
+        tileSet.attribution.replacingOccurrences(of: "\n", with: "; ")
     }
 }
