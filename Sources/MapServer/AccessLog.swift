@@ -1,14 +1,17 @@
 import Foundation
 import Logging
+import BlockingWork
 import Metrics
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The request lines' log (`serve --access-log`): a request hands its facts over and goes on, and
-/// a thread of the log's own formats them and writes them in batches, flushed when 64 KiB are
-/// waiting and at least every 200 ms. Requests never wait for the log: what is waiting is
-/// bounded (8,192 lines or 1 MiB), and a line that finds it full is dropped and counted
+/// The request lines' log (`serve --access-log`): a request hands its facts over and goes on. A
+/// task of the log's own takes what is waiting when 64 KiB have gathered, and at least every
+/// 200 ms, and formats and writes it on a thread of its own (the log's one-thread `BlockingPool`,
+/// so batches are written in order). Requests never wait for the log: what is waiting is bounded
+/// (8,192 lines or 1 MiB), and a line that finds it full is dropped and counted
 /// (`mapframe_request_log_dropped_total`), as when the log is a pipe nobody reads.
 public final class AccessLog: Sendable {
     /// Where request lines go: `FILE`, `-` for standard error, or `off`.
@@ -41,15 +44,19 @@ public final class AccessLog: Sendable {
     static let maxWaitingLines = 8_192
     static let maxWaitingBytes = 1 << 20
     static let flushBytes = 64 << 10
-    static let flushInterval: TimeInterval = 0.2
+    static let flushInterval = Duration.milliseconds(200)
 
     private let descriptor: Int32
     private let closesDescriptor: Bool
-    private let queue: WaitingLines
+    private let waiting = WaitingLines()
+    /// Tells the drain to take what is waiting: every `flushInterval`, and when `flushBytes` gather.
+    private let wakeUps: AsyncStream<Void>.Continuation
+    private let ticker: Task<Void, Never>
+    private let writer = BlockingPool(threads: 1, queueLimit: nil)
     private let dropped: Counter
 
     /// Opens the destination (a file is created if need be and appended to) and starts the
-    /// writing thread; nil for `off`.
+    /// drain; nil for `off`.
     public init?(_ destination: Destination, format: LogFormat) throws(AccessLogError) {
         switch destination {
         case .off:
@@ -66,33 +73,56 @@ public final class AccessLog: Sendable {
         // The metrics system is set up before the counter is made, or it would count for nobody.
         _ = MapServerApp.metricsRegistry
         dropped = Counter(label: "mapframe_request_log_dropped_total")
-        let queue = WaitingLines()
-        self.queue = queue
-        let descriptor = descriptor
-        let thread = Thread { Self.writeUntilStopped(queue, to: descriptor, format: format) }
-        thread.name = "mapframe-access-log"
-        thread.start()
+        let (stream, wakeUps) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wakeUps = wakeUps
+        ticker = Task {
+            while (try? await Task.sleep(for: Self.flushInterval)) != nil { wakeUps.yield() }
+        }
+        // The drain: it ends once the log is closed (or let go) and what waited is written.
+        Task { [waiting, writer, descriptor] in
+            for await _ in stream { await Self.write(waiting.take(), on: writer, to: descriptor, format: format) }
+            // The stream ends when the log is closed: what came meanwhile is written too.
+            await Self.write(waiting.take(), on: writer, to: descriptor, format: format)
+            waiting.markDrained()
+        }
     }
 
     /// Hands a request's line over, or drops and counts it when the waiting lines are full.
     func append(_ entry: Entry) {
-        if !queue.append(entry) { dropped.increment() }
+        switch waiting.add(entry) {
+        case .dropped: dropped.increment()
+        case .waiting: break
+        case .due: wakeUps.yield()
+        }
     }
 
-    /// Writes what is waiting and stops the thread, waiting for it up to a second: a writer held
+    /// Writes what is waiting and stops, waiting for the last write up to a second: a write held
     /// up by a destination nobody reads is left to the process's exit.
-    public func close() {
-        queue.stop()
-        if queue.waitUntilStopped(before: Date(timeIntervalSinceNow: 1)), closesDescriptor { Glibc.close(descriptor) }
+    public func close() async {
+        ticker.cancel()
+        wakeUps.finish()
+        let deadline = ContinuousClock.now + .seconds(1)
+        while !waiting.isDrained, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        guard waiting.isDrained else { return }
+        await writer.shutdown()
+        if closesDescriptor { Glibc.close(descriptor) }
     }
 
-    private static func writeUntilStopped(_ queue: WaitingLines, to descriptor: Int32, format: LogFormat) {
-        while let batch = queue.nextBatch() {
+    deinit {
+        ticker.cancel()
+        wakeUps.finish()
+    }
+
+    /// Writes `batch`, formatted, on the writer's thread.
+    private static func write(_ batch: [Entry], on writer: BlockingPool, to descriptor: Int32, format: LogFormat) async {
+        guard !batch.isEmpty else { return }
+        _ = try? await writer.run {
             var text = ""
             for entry in batch { text += line(for: entry, format: format) }
             write(text, to: descriptor)
         }
-        queue.markStopped()
     }
 
     /// The line `RequestLog` has always written: `request` at info, with the redacted path.
@@ -131,59 +161,50 @@ public struct AccessLogError: Error, Sendable, CustomStringConvertible {
     public let description: String
 }
 
-/// The lines waiting for the writer, bounded, and the writer's wake-ups.
-private final class WaitingLines: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var entries: [AccessLog.Entry] = []
-    private var waitingBytes = 0
-    private var stopping = false
-    private var stopped = false
+/// The lines waiting for the drain, bounded by `AccessLog.maxWaitingLines` and `maxWaitingBytes`,
+/// and whether the drain has ended.
+private final class WaitingLines: Sendable {
+    /// What became of a line handed over.
+    enum Added {
+        /// The waiting lines were full.
+        case dropped
+        case waiting
+        /// Taken, and `AccessLog.flushBytes` are now waiting: time to write them.
+        case due
+    }
 
-    /// False when the waiting lines are full.
-    func append(_ entry: AccessLog.Entry) -> Bool {
+    private struct Lines {
+        var entries: [AccessLog.Entry] = []
+        var bytes = 0
+        /// Whether the drain has written the last lines, the log being closed.
+        var drained = false
+    }
+
+    private let lines = Mutex(Lines())
+
+    func add(_ entry: AccessLog.Entry) -> Added {
         let cost = entry.target.utf8.count + 96
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping, entries.count < AccessLog.maxWaitingLines, waitingBytes + cost <= AccessLog.maxWaitingBytes else { return false }
-        entries.append(entry)
-        waitingBytes += cost
-        if waitingBytes >= AccessLog.flushBytes { condition.broadcast() }
-        return true
+        return lines.withLock { lines in
+            guard lines.entries.count < AccessLog.maxWaitingLines, lines.bytes + cost <= AccessLog.maxWaitingBytes else { return .dropped }
+            lines.entries.append(entry)
+            lines.bytes += cost
+            return lines.bytes >= AccessLog.flushBytes ? .due : .waiting
+        }
     }
 
-    /// The lines waiting, once there are enough of them or the flush interval has passed; nil
-    /// once stopping with nothing left.
-    func nextBatch() -> [AccessLog.Entry]? {
-        condition.lock()
-        defer { condition.unlock() }
-        let due = Date(timeIntervalSinceNow: AccessLog.flushInterval)
-        while !stopping, waitingBytes < AccessLog.flushBytes, condition.wait(until: due) {}
-        if entries.isEmpty { return stopping ? nil : [] }
-        let batch = entries
-        entries.removeAll(keepingCapacity: true)
-        waitingBytes = 0
-        return batch
+    /// The lines waiting, which wait no more.
+    func take() -> [AccessLog.Entry] {
+        lines.withLock { lines in
+            defer { (lines.entries, lines.bytes) = ([], 0) }
+            return lines.entries
+        }
     }
 
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+    func markDrained() {
+        lines.withLock { $0.drained = true }
     }
 
-    func markStopped() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Whether the writer stopped before `deadline`.
-    func waitUntilStopped(before deadline: Date) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopped, condition.wait(until: deadline) {}
-        return stopped
+    var isDrained: Bool {
+        lines.withLock { $0.drained }
     }
 }

@@ -94,7 +94,7 @@ public final class MapServerApp: Sendable {
         }
         await bodyWork.shutdown()
         await tiles.shutdown()
-        configuration.accessLog?.close()
+        await configuration.accessLog?.close()
         try stopped.get()
     }
 
