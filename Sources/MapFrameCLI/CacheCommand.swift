@@ -7,7 +7,7 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain tile caches.",
-        subcommands: [Stats.self, Purge.self, Verify.self, Vacuum.self, Copy.self]
+        subcommands: [Stats.self, Purge.self, Expire.self, Verify.self, Vacuum.self, Copy.self]
     )
 
     /// Which caches a maintenance command works on.
