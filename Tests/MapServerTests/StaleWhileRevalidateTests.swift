@@ -4,6 +4,7 @@ import MapGeometry
 import MapServer
 import Synchronization
 import Testing
+import TileStore
 import UpstreamSimulator
 
 /// Expired base tiles answered at once from the cache while one revalidation runs in the

@@ -1,14 +1,12 @@
 import Foundation
 import MapFrameTestSupport
-import MapGeometry
 import MapServer
 import Testing
+import UpstreamSimulator
 
 /// Stale-while-revalidate against a slow upstream, timed: in a process of its own, after the
 /// other tests (the Makefile's TIMING_TESTS), since it measures milliseconds.
 @Suite struct StaleWhileRevalidateTimingTests {
-    static let (tile, path) = (StaleWhileRevalidateTests.tile, StaleWhileRevalidateTests.path)
-
     @Test("against an upstream delayed 5 s, 20 concurrent requests for an expired tile are each answered in under 50 ms, one revalidation reaches the upstream, and stopping ends it")
     func answeredAtOnceWhileTheUpstreamIsSlow() async throws {
         try await SlowUpstream.with(headers: [("Cache-Control", "max-age=0"), ("ETag", "\"v1\"")]) { upstream in
@@ -19,7 +17,7 @@ import Testing
             configuration.fetchPolicy = Fixtures.impatientFetching
             let server = try await TestServer.start(configuration)
             do {
-                let fetched = try await server.get(Self.path)
+                let fetched = try await server.get(StaleWhileRevalidateTests.path)
                 try #require(fetched.status == 200, "\(fetched)")
                 upstream.delay(by: 5)
 
@@ -27,7 +25,7 @@ import Testing
                     for _ in 0..<20 {
                         group.addTask {
                             let started = ContinuousClock.now
-                            let reply = try await server.get(Self.path)
+                            let reply = try await server.get(StaleWhileRevalidateTests.path)
                             return (reply, ContinuousClock.now - started)
                         }
                     }
@@ -38,9 +36,9 @@ import Testing
                     #expect(answer.reply.header("Cache-Control")?.contains("stale-while-revalidate=") == true, "\(answer.reply)")
                     #expect(answer.took < .milliseconds(50), "answered in \(answer.took)")
                 }
-                try await waitUntil("the revalidation reaches the upstream") { upstream.simulator.requestCount(for: upstreamPath(Self.tile)) == 2 }
+                try await waitUntil("the revalidation reaches the upstream") { upstream.simulator.requestCount(for: upstreamPath(StaleWhileRevalidateTests.tile)) == 2 }
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(upstream.simulator.requestCount(for: upstreamPath(Self.tile)) == 2, "one revalidation for 20 requests")
+                #expect(upstream.simulator.requestCount(for: upstreamPath(StaleWhileRevalidateTests.tile)) == 2, "one revalidation for 20 requests")
             } catch {
                 await server.stop()
                 throw error

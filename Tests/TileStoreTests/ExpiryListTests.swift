@@ -87,7 +87,7 @@ struct ExpiryListTests {
             let untracked = TileID(z: 17, x: 65483, y: 43586)
             let alreadyExpired = TileID(z: 16, x: 32740, y: 21792)
             for tile in inside + outside { try cache.store(try SimulatedTiles.png(for: tile), for: tile, freshness: fresh) }
-            try cache.store(try SimulatedTiles.png(for: untracked), for: untracked, freshness: nil)
+            try cache.store(try SimulatedTiles.png(for: untracked), for: untracked)
             try cache.store(try SimulatedTiles.png(for: alreadyExpired), for: alreadyExpired, freshness: expired)
 
             // The tile at zoom 15 and its descendants, and the same zoom 16 tile again: overlapping blocks.
