@@ -55,18 +55,22 @@ demo: build-demo $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 # on two cores, a second of drawing takes several), among them the route writes that must each be
 # answered within the statement timeout while the database's backends are killed (beside the
 # rest, pairs of them measured 8.6-9.5 s, each pair ending at one moment, though each write has
-# one 5 s deadline), and expired tiles answered within 50 ms while their revalidation waits
-# on a slow upstream.
-TIMING_TESTS = '^(TileStoreTests\.UpstreamTimingTests|MapServerTests\.FairTurnsTests|MapServerTests\.StaleWhileRevalidateTimingTests|MapServerTests\.StopTests/(graceIsBounded|secondSignalEndsGrace)|MapRenderTests\.RouteCostTests|TransitTests\.TripTimeFillingTests|CLITests\.SharedCacheTests/routeWritesThroughBackendKills)'
+# one 5 s deadline).
+TIMING_TESTS = '^(TileStoreTests\.UpstreamTimingTests|MapServerTests\.FairTurnsTests|MapServerTests\.StopTests/(graceIsBounded|secondSignalEndsGrace)|MapRenderTests\.RouteCostTests|TransitTests\.TripTimeFillingTests|CLITests\.SharedCacheTests/routeWritesThroughBackendKills)'
 # No test blocks a thread of Swift's concurrency while it waits (see `onThread` in
 # Tests/Support), so without a bound every test would start at once: hundreds of servers and
 # child processes on two cores, and timeouts that fire for want of CPU. Eight at a time keep both
 # cores busy while some tests wait.
 TEST_WIDTH = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8
+# Timed against a bound the issue sets (an answer within 50 ms while 20 requests arrive at once),
+# so alone: beside the timing tests above, the route-cost test's drawing took both cores and the
+# answers 50 to 70 ms on a debug build; alone they take 7 to 34 ms.
+SOLO_TESTS = '^MapServerTests\.StaleWhileRevalidateTimingTests'
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --skip $(TIMING_TESTS)
+	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --skip $(TIMING_TESTS) --skip $(SOLO_TESTS)
 	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --filter $(TIMING_TESTS)
+	$(SWIFT) test --skip-build --disable-xctest --filter $(SOLO_TESTS)
 
 # Timings from release builds, against baselines and against the peers (BENCHMARKS.md); see the
 # README for how to read them. `make bench BASELINE=REV` also measures the release build of an

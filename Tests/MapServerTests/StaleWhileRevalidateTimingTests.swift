@@ -4,8 +4,8 @@ import MapServer
 import Testing
 import UpstreamSimulator
 
-/// Stale-while-revalidate against a slow upstream, timed: in a process of its own, after the
-/// other tests (the Makefile's TIMING_TESTS), since it measures milliseconds.
+/// Stale-while-revalidate against a slow upstream, timed: alone in a process of its own, after
+/// the other tests (the Makefile's SOLO_TESTS), since it measures milliseconds.
 @Suite struct StaleWhileRevalidateTimingTests {
     @Test("against an upstream delayed 5 s, 20 concurrent requests for an expired tile are each answered in under 50 ms, one revalidation reaches the upstream, and stopping ends it")
     func answeredAtOnceWhileTheUpstreamIsSlow() async throws {
