@@ -62,10 +62,15 @@ TIMING_TESTS = '^(TileStoreTests\.UpstreamTimingTests|MapServerTests\.FairTurnsT
 # child processes on two cores, and timeouts that fire for want of CPU. Eight at a time keep both
 # cores busy while some tests wait.
 TEST_WIDTH = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8
+# Timed against a bound the issue sets (an answer within 50 ms while 20 requests arrive at once),
+# so alone: beside the timing tests above, the route-cost test's drawing took both cores and the
+# answers 50 to 70 ms on a debug build; alone they take 7 to 34 ms.
+SOLO_TESTS = '^MapServerTests\.StaleWhileRevalidateTimingTests'
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --skip $(TIMING_TESTS)
+	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --skip $(TIMING_TESTS) --skip $(SOLO_TESTS)
 	$(TEST_WIDTH) $(SWIFT) test --skip-build --disable-xctest --filter $(TIMING_TESTS)
+	$(SWIFT) test --skip-build --disable-xctest --filter $(SOLO_TESTS)
 
 # Timings from release builds, against baselines and against the peers (BENCHMARKS.md); see the
 # README for how to read them. `make bench BASELINE=REV` also measures the release build of an

@@ -38,5 +38,6 @@ let package = Package(
         fuzzer("fuzz-gtfs", ["GTFS"]),
         fuzzer("fuzz-realtime", ["GTFS"]),
         fuzzer("fuzz-pmtiles", ["TileStore", "MapGeometry"]),
+        fuzzer("fuzz-expiry", ["TileStore", "MapGeometry"]),
     ]
 )

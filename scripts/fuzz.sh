@@ -17,7 +17,7 @@ SWIFT=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
-all_targets="scene staticmap script json journey gpx geocoder photos route polyline stroke image gtfs realtime pmtiles"
+all_targets="scene staticmap script json journey gpx geocoder photos route polyline stroke image gtfs realtime pmtiles expiry"
 read -r -a targets <<< "${FUZZ_TARGETS:-$all_targets}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +29,7 @@ bin="$fuzz/.build/release"
 max_len() {
   case $1 in
     scene | script | json | route) echo 4096 ;;
-    polyline) echo 1024 ;;
+    polyline | expiry) echo 1024 ;;
     image) echo 16384 ;;
     *) echo 8192 ;;
   esac
@@ -45,6 +45,7 @@ dictionary() {
     stroke) echo "$fuzz/Dictionaries/stroke.dict" ;;
     polyline) echo "$fuzz/Dictionaries/polyline.dict" ;;
     pmtiles) echo "$fuzz/Dictionaries/pmtiles.dict" ;;
+    expiry) echo "$fuzz/Dictionaries/expiry.dict" ;;
     *)
       cat "$fuzz/Dictionaries/xml.dict" "$fuzz/Dictionaries/json.dict" > "$run/$1/both.dict"
       echo "$run/$1/both.dict" ;;

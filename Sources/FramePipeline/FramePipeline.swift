@@ -255,8 +255,7 @@ public final class FramePipeline: Sendable {
         for (id, tile) in supplied {
             if let stored = tile.stored {
                 // A stale tile is drawn but not kept decoded, so the next frame asks again.
-                let keeps = if case .stale = tile.fill { false } else { true }
-                had.add(id, .encoded(stored, cache: store.cacheName, keep: keeps), fill: tile.fill)
+                had.add(id, .encoded(stored, cache: store.cacheName, keep: !tile.fill.isStale), fill: tile.fill)
             } else if case .missing(let missing) = tile.fill {
                 had.add(id, .missing(missing), fill: tile.fill)
             }

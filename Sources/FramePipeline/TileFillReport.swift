@@ -48,7 +48,7 @@ public struct TileFillReport: Sendable, Equatable, CustomStringConvertible {
         case .cached: cached += 1
         case .fetched: fetched += 1
         case .revalidated: revalidated += 1
-        case .stale: stale += 1
+        case .stale, .staleRevalidating, .staleRevalidationSkipped: stale += 1
         // Fetched, but the cache was unavailable: storing it failed.
         case .unstored: failed += 1
         case .missing(let tile) where tile.reason.isFailure: failed += 1

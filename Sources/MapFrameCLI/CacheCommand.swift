@@ -7,7 +7,7 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect and maintain tile caches.",
-        subcommands: [Stats.self, Purge.self, Verify.self, Vacuum.self, Copy.self]
+        subcommands: [Stats.self, Purge.self, Expire.self, Verify.self, Vacuum.self, Copy.self]
     )
 
     /// Which caches a maintenance command works on.
@@ -106,8 +106,11 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete tiles fetched longer ago than a given age.")
-        @Option(name: .customLong("older-than"), help: ArgumentHelp("An age such as 14d, 12h, 30m or 90s.", valueName: "age"))
-        var olderThan: AgeArgument
+        @Option(
+            name: .customLong("older-than"), help: ArgumentHelp("An age such as 14d, 12h, 30m or 90s.", valueName: "age"),
+            transform: DurationArgument.init(parsing:)
+        )
+        var olderThan: DurationArgument
         @OptionGroup var target: Target
 
         func run() async throws {
@@ -160,18 +163,5 @@ struct CacheCommand: AsyncParsableCommand {
                 print("\(cache.path): vacuumed")
             }
         }
-    }
-}
-
-/// An age: a whole number and a unit, d, h, m or s.
-struct AgeArgument: ExpressibleByArgument {
-    let seconds: TimeInterval
-    let text: String
-
-    init?(argument: String) {
-        let units: [Character: TimeInterval] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
-        guard let unit = argument.last, let factor = units[unit], let value = Int(argument.dropLast()), value >= 0 else { return nil }
-        seconds = TimeInterval(value) * factor
-        text = argument
     }
 }

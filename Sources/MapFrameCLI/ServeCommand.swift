@@ -37,6 +37,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var fetching: FetchOptions
 
+    @Option(
+        name: .customLong("stale-while-revalidate"),
+        help: ArgumentHelp(
+            "How long past its expiry a tile is answered at once from the cache while one revalidation runs in the background, such as \(Int(MapServerConfiguration.defaultStaleWhileRevalidate / 86_400))d (the default), 12h or 90s; 0 waits for the revalidation. Frames always wait.",
+            valueName: "duration"
+        ),
+        transform: DurationArgument.init(parsing:)
+    )
+    var staleWhileRevalidate: DurationArgument?
+
     @Option(help: ArgumentHelp("What to answer for a tile that is neither cached nor fetchable: placeholder (a grey tile) or 404.", valueName: "placeholder|404"))
     var missing = "placeholder"
 
@@ -166,6 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             fetchPolicy: fetching.fetchPolicy(), userAgentOverridden: fetching.userAgent != nil, cacheCapacity: fetching.cacheLimit?.capacity,
             missingTileAnswer: MapServerConfiguration.MissingTileAnswer(rawValue: missing)!,
             renderThreads: renderThreads, renderQueueLimit: renderQueue,
+            staleWhileRevalidate: staleWhileRevalidate?.seconds ?? MapServerConfiguration.defaultStaleWhileRevalidate,
             connectionLimits: ConnectionLimits(maxConnections: maxConnections),
             writeToken: try WriteToken.read(file: writeTokenFile), anonymousWritesAllowed: allowAnonymousWrites,
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),

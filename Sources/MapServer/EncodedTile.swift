@@ -11,7 +11,7 @@ final class EncodedImage: Sendable {
     let body: ByteBuffer
     /// A strong validator: a hash of the bytes.
     let etag: String
-    /// Seconds a client may keep it; 0 means `no-store`.
+    /// Seconds a client may keep it; 0 means `no-store`, unless `staleWhileRevalidate` is given.
     let maxAge: Int
     let lastModified: Date?
     /// A grey stand-in for a tile that could not be had.
@@ -24,16 +24,23 @@ final class EncodedImage: Sendable {
     /// `http1Head` for a 304 answer: without the length.
     let http1NotModifiedHead: ByteBuffer
 
-    /// - Parameter format: what the bytes are, for `Content-Type`: a stored tile's own format,
-    ///   PNG for anything drawn.
-    init(data: Data, format: ImageHeader.Format, maxAge: Int, lastModified: Date?, isPlaceholder: Bool = false) {
+    /// - Parameters:
+    ///   - format: what the bytes are, for `Content-Type`: a stored tile's own format, PNG for
+    ///     anything drawn.
+    ///   - staleWhileRevalidate: seconds past `maxAge` during which a cache may answer with the
+    ///     image while it revalidates it (RFC 5861); 0 offers none.
+    init(data: Data, format: ImageHeader.Format, maxAge: Int, staleWhileRevalidate: Int = 0, lastModified: Date?, isPlaceholder: Bool = false) {
         body = ByteBuffer(bytes: data)
         etag = EncodedImage.strongETag(of: data)
         self.maxAge = maxAge
         self.lastModified = lastModified
         self.isPlaceholder = isPlaceholder
         var fields: HTTPFields = [.contentType: format.mimeType, .eTag: etag]
-        fields[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-store"
+        fields[.cacheControl] = switch (maxAge, staleWhileRevalidate) {
+        case (_, 1...): "public, max-age=\(maxAge), stale-while-revalidate=\(staleWhileRevalidate)"
+        case (1..., _): "public, max-age=\(maxAge)"
+        default: "no-store"
+        }
         if let lastModified { fields[.lastModified] = HTTPDate.format(lastModified) }
         if isPlaceholder { fields[EncodedImage.placeholderHeader] = "true" }
         fields[.accessControlAllowOrigin] = "*"

@@ -38,6 +38,13 @@ public struct MapServerConfiguration: Sendable {
     /// The longest a request waits for the upstream: past it, a tile is answered stale or grey,
     /// and a frame is drawn with what is cached, while the fetch goes on to fill the cache.
     public var upstreamWait: Duration
+    /// Seconds past its expiry during which a base tile is answered at once from the cache while
+    /// it is revalidated in the background (`TileStore.tile(_:staleWhileRevalidate:)`), and what
+    /// its answers' `stale-while-revalidate` directive offers other caches; 0 waits for the
+    /// revalidation. Frames, and tiles drawn from other tiles, always wait.
+    public var staleWhileRevalidate: TimeInterval
+    /// A day: a tile expired for longer is waited for.
+    public static let defaultStaleWhileRevalidate: TimeInterval = 86_400
     /// Timeouts for slow clients, and how many connections are served at once.
     public var connectionLimits: ConnectionLimits
     /// The bearer token route writes need; nil for none (see `anonymousWritesAllowed`).
@@ -75,7 +82,8 @@ public struct MapServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, cacheLocation: CacheLocation, routeLocation: CacheLocation? = nil, catalog: StyleCatalog = .builtin,
         fetchPolicy: FetchPolicy? = FetchPolicy(), userAgentOverridden: Bool = false, cacheCapacity: CacheCapacity? = nil,
         missingTileAnswer: MissingTileAnswer = .placeholder, renderThreads: Int = FramePipeline.defaultRenderThreads, renderQueueLimit: Int = FramePipeline.defaultRenderQueueLimit,
-        maxBodyBytes: Int = PayloadLimits.defaultMaxBytes, upstreamWait: Duration = .seconds(15), connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
+        maxBodyBytes: Int = PayloadLimits.defaultMaxBytes, upstreamWait: Duration = .seconds(15),
+        staleWhileRevalidate: TimeInterval = MapServerConfiguration.defaultStaleWhileRevalidate, connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, healthDetails: Bool = false, leafletDirectory: String = "/usr/share/javascript/leaflet",
         memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],
@@ -94,6 +102,7 @@ public struct MapServerConfiguration: Sendable {
         self.renderQueueLimit = renderQueueLimit
         self.maxBodyBytes = maxBodyBytes
         self.upstreamWait = upstreamWait
+        self.staleWhileRevalidate = staleWhileRevalidate
         self.connectionLimits = connectionLimits
         self.writeToken = writeToken
         self.anonymousWritesAllowed = anonymousWritesAllowed

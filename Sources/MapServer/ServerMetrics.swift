@@ -13,6 +13,10 @@ struct ServerMetrics: Sendable {
         /// From encoded tiles in memory.
         case hit
         case cached, fetched, revalidated, stale
+        /// Expired, answered at once from the cache while it is revalidated in the background.
+        case staleRevalidating = "stale-revalidating"
+        /// As `staleRevalidating`, but too many revalidations were under way to begin one.
+        case staleRevalidationSkipped = "stale-revalidation-skipped"
         /// Fetched while the cache was unavailable, and kept in memory only.
         case unstored
         /// Trying to get the tile failed: its fetch, or storing it (`MissingTile.Reason.isFailure`).
@@ -55,13 +59,15 @@ struct ServerMetrics: Sendable {
         case .fetched: count(.fetched)
         case .revalidated: count(.revalidated)
         case .stale: count(.stale)
+        case .staleRevalidating: count(.staleRevalidating)
+        case .staleRevalidationSkipped: count(.staleRevalidationSkipped)
         case .unstored: count(.unstored)
         case .missing(let tile) where tile.reason.isFailure: count(.failed)
         case .missing: count(.missing)
         }
         switch fill {
         case .fetched, .revalidated, .unstored: upstreamFetch.record(duration: duration)
-        case .cached, .stale, .missing: break
+        case .cached, .stale, .staleRevalidating, .staleRevalidationSkipped, .missing: break
         }
     }
 

@@ -85,15 +85,17 @@ final class TileService: Sendable {
         guard address.isSourceTile(of: store.source) else {
             return try await renderTile(address, route: nil, theme: .cycleStreets, key: key)
         }
-        let supplied = await store.tile(address.tile)
+        let window = configuration.staleWhileRevalidate
+        let supplied = await store.tile(address.tile, staleWhileRevalidate: window)
         guard let stored = supplied.stored else { return nil }
         // A tile of another size than its cache's is never sent on.
         guard let header = try? store.source.tileDecoder.checkedHeader(of: stored.data) else { return nil }
         let image = EncodedImage(
-            data: stored.data, format: header.format, maxAge: TileService.maxAge(stored.freshness), lastModified: stored.freshness?.fetchedAt
+            data: stored.data, format: header.format, maxAge: TileService.maxAge(stored.freshness),
+            staleWhileRevalidate: TileService.staleWhileRevalidate(supplied, window: window), lastModified: stored.freshness?.fetchedAt
         )
-        if case .stale = supplied.fill {
-            // A stale tile is served but not kept in memory, so the next request tries the upstream again.
+        if supplied.fill.isStale {
+            // A stale tile is served but not kept in memory, so the next request looks again.
             return image
         }
         remember(image, for: key)
@@ -252,5 +254,13 @@ final class TileService: Sendable {
     private static func maxAge(_ freshness: TileFreshness?) -> Int {
         guard let freshness else { return untrackedMaxAge }
         return max(0, Int(freshness.expiresAt.timeIntervalSinceNow))
+    }
+
+    /// What a tile's answer lets other caches serve it stale for past its max-age: what is left of
+    /// the server's own window. None for a tile that never expires, nor for one served stale
+    /// because the upstream failed (`no-store`: a failure is never kept).
+    private static func staleWhileRevalidate(_ supplied: SuppliedTile, window: TimeInterval) -> Int {
+        if case .stale = supplied.fill { return 0 }
+        return supplied.stored?.freshness?.staleWindowLeft(window, at: Date()) ?? 0
     }
 }

@@ -40,6 +40,11 @@ public protocol TileCacheBackend: AnyObject, Sendable {
     func markMissing(_ tile: TileID, until: Date) async throws(CacheError)
     /// Marks tiles as used at `date`, for least-recently-used purging.
     func touch(_ tiles: [TileID], at date: Date) async throws(CacheError)
+    /// Marks the tiles held inside `blocks` expired at `now`, in one transaction, so that each is
+    /// revalidated when next asked for: its expiry moves back to `now`, while its bytes and
+    /// validators stay. A tile with no freshness record gains one, expired; a tile expired already
+    /// is left as it is. Returns how many tiles were marked, each once however many blocks hold it.
+    func markExpired(_ blocks: [TileBlock], at now: Date) async throws(CacheError) -> Int
 
     /// Counts, sizes and expiry of the stored tiles.
     func statistics(at now: Date) async throws(CacheError) -> CacheStatistics

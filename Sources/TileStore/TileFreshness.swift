@@ -15,6 +15,19 @@ public struct TileFreshness: Hashable, Sendable {
     }
 
     public func isFresh(at now: Date) -> Bool { now < expiresAt }
+
+    /// Whether, once expired, the tile may still be answered at `now` while it is revalidated:
+    /// until `window` seconds past its expiry (RFC 5861's stale-while-revalidate). Never with a
+    /// window of 0.
+    public func isWithinStaleWindow(_ window: TimeInterval, at now: Date) -> Bool {
+        window > 0 && now < expiresAt.addingTimeInterval(window)
+    }
+
+    /// Whole seconds of the stale-while-revalidate `window` left at `now`, counted from the expiry
+    /// while the tile is fresh: what an answer's `stale-while-revalidate` directive says.
+    public func staleWindowLeft(_ window: TimeInterval, at now: Date) -> Int {
+        max(0, Int(expiresAt.addingTimeInterval(window).timeIntervalSince(max(now, expiresAt))))
+    }
 }
 
 /// The freshness rules of a shared cache (RFC 9111): `no-cache` or `no-store` make a response

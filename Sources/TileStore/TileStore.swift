@@ -14,10 +14,25 @@ public enum TileFill: Sendable, Equatable {
     case revalidated
     /// Expired and the upstream failed, so the old tile is served (stale-if-error).
     case stale(String)
+    /// Expired, but within the stale-while-revalidate window: served at once from the cache,
+    /// while one revalidation runs in the background (begun now, or already under way).
+    case staleRevalidating
+    /// Expired, within the stale-while-revalidate window, and served at once from the cache, but
+    /// `TileStore.backgroundRevalidationLimit` revalidations were under way already, so none was
+    /// begun for it: a later request tries again.
+    case staleRevalidationSkipped
     /// Fetched from the upstream while the cache was unavailable: kept in memory, not stored.
     case unstored(String)
     /// Not available at all; drawn grey.
     case missing(MissingTile)
+
+    /// Whether the tile is an expired copy, served as it is: not to be kept in memory as if fresh.
+    public var isStale: Bool {
+        switch self {
+        case .stale, .staleRevalidating, .staleRevalidationSkipped: true
+        case .cached, .fetched, .revalidated, .unstored, .missing: false
+        }
+    }
 }
 
 /// One tile as `TileStore.tile(_:)` supplies it: how it was come by, and its bytes, as they are
@@ -89,10 +104,19 @@ public struct CacheCapacity: Hashable, Sendable {
 ///                                     (and, on a shared cache, by every instance)
 ///                                     -> validate -> store -> done
 ///
+/// A caller that takes a tile stale while it is revalidated (`tile(_:staleWhileRevalidate:)`)
+/// is answered an expired copy at once, within its window past the expiry, while the tile's one
+/// fetch runs in the background; at most `backgroundRevalidationLimit` such fetches run at once.
+///
 /// It never decodes a tile and never blocks its caller: whoever draws a tile decodes it.
 public final class TileStore: Sendable {
     /// Tiles fetched while the cache was unavailable: 256 of them, within 32 MiB.
     static let unstoredCapacity = (tiles: 256, bytes: 32 << 20)
+    /// Revalidations begun for stale-while-revalidate answers that may run at once: a few screens
+    /// of a map's tiles. An expired tile asked for while this many run is answered stale without
+    /// one (`TileFill.staleRevalidationSkipped`), so a flood of distinct expired tiles grows
+    /// neither tasks nor the fetcher's queue.
+    public static let backgroundRevalidationLimit = 64
 
     public let source: TileSource
     /// The cache's name (`TileCacheBackend.name`): a file's path, or a database and style.
@@ -109,7 +133,7 @@ public final class TileStore: Sendable {
     private let clock: @Sendable () -> Date
     private let observer: (@Sendable (TileFill, Duration) -> Void)?
     /// The fetches under way, one a tile, each awaited by everyone asking for its tile.
-    private let fetches = Mutex<[TileID: SharedFetch]>([:])
+    private let fetches = Mutex(FetchesUnderWay())
     /// Tiles whose last fetch failed, or could not be stored: until when they are not asked
     /// for again, and why.
     private let failedFetches = Mutex<[TileID: FailedFetch]>([:])
@@ -118,6 +142,13 @@ public final class TileStore: Sendable {
     private let upkeep = Mutex(Upkeep())
     /// Whether a capacity check is running: a store that finds one running leaves it be.
     private let checkingCapacity = Atomic<Bool>(false)
+
+    /// The fetches under way, and how many of them were begun in the background.
+    private struct FetchesUnderWay {
+        var byTile: [TileID: SharedFetch] = [:]
+        /// Those begun for a stale-while-revalidate answer, which nobody waited for.
+        var inBackground = 0
+    }
 
     /// Tiles used and stored since the upkeep last wrote them down.
     private struct Upkeep {
@@ -154,9 +185,14 @@ public final class TileStore: Sendable {
     /// way a tile is had. One cache lookup; when the tile is missing or expired and there is an
     /// upstream, one fetch, shared with every other caller asking for the tile meanwhile, who
     /// look in the cache no more.
-    public func tile(_ id: TileID) async -> SuppliedTile {
+    ///
+    /// - Parameter staleWhileRevalidate: seconds past its expiry during which an expired copy is
+    ///   answered at once (`TileFill.staleRevalidating`) while the tile's fetch, a conditional
+    ///   request, goes on in the background; the copy stays if that fails. 0 (a frame being
+    ///   drawn) waits for the fetch, as a copy past the window does.
+    public func tile(_ id: TileID, staleWhileRevalidate window: TimeInterval = 0) async -> SuppliedTile {
         let started = ContinuousClock.now
-        let supplied = await supply(id)
+        let supplied = await supply(id, staleWindow: window)
         // A tile stored now was marked used as it was stored.
         if supplied.stored != nil, supplied.fill != .fetched { noteUse(id) }
         observer?(supplied.fill, ContinuousClock.now - started)
@@ -175,11 +211,17 @@ public final class TileStore: Sendable {
         observer?(.cached, .zero)
     }
 
-    private func supply(_ id: TileID) async -> SuppliedTile {
+    private func supply(_ id: TileID, staleWindow: TimeInterval) async -> SuppliedTile {
         let now = clock()
         var found: CacheLookup
-        // A fetch under way brings the tile fresher than the cache has it: its askers look no further.
-        if fetcher != nil, let shared = fetches.withLock({ $0[id] }) { return await result(of: shared, for: id) }
+        // A fetch under way brings the tile fresher than the cache has it: its askers look no
+        // further, and wait for it unless the copy it began with may be answered meanwhile.
+        if fetcher != nil, let shared = fetches.withLock({ $0.byTile[id] }) {
+            if let copy = shared.copy, copy.freshness?.isWithinStaleWindow(staleWindow, at: now) == true {
+                return SuppliedTile(fill: .staleRevalidating, stored: copy)
+            }
+            return await result(of: shared, for: id)
+        }
         if let unstored = unstoredTiles.value(for: id) {
             found = CacheLookup(stored: unstored)
         } else {
@@ -210,25 +252,47 @@ public final class TileStore: Sendable {
         if let failure = failedFetches.withLock({ $0[id].flatMap { $0.until > now ? $0 : nil } }) {
             return failure.supplied(id, copy: copy)
         }
-        return await fetched(id, copy: copy, fetcher: fetcher, at: now)
-    }
-
-    /// The tile as its fetch brings it: this caller's fetch, or the one already under way. The
-    /// caller waits at most `upstreamWait`; the fetch goes on without it.
-    private func fetched(_ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date) async -> SuppliedTile {
+        if let copy, copy.freshness?.isWithinStaleWindow(staleWindow, at: now) == true {
+            let revalidating = revalidateInBackground(id, copy: copy, fetcher: fetcher, at: now)
+            return SuppliedTile(fill: revalidating ? .staleRevalidating : .staleRevalidationSkipped, stored: copy)
+        }
         let shared = fetches.withLock { underWay in
-            if let shared = underWay[id] { return shared }
-            let shared = SharedFetch(copy: copy) { [self] answer in
-                await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now) { supplied in
-                    // Gone before its askers hear, so that a later asker looks at the cache afresh.
-                    _ = fetches.withLock { $0.removeValue(forKey: id) }
-                    answer(supplied)
-                }
-            }
-            underWay[id] = shared
-            return shared
+            if let shared = underWay.byTile[id] { return shared }
+            return beginFetch(id, copy: copy, fetcher: fetcher, at: now, inBackground: false, in: &underWay)
         }
         return await result(of: shared, for: id)
+    }
+
+    /// Makes sure the tile's fetch is under way, for an answer that did not wait for it: begins
+    /// one unless one is under way already. False when none is, and none was begun, because
+    /// `backgroundRevalidationLimit` such fetches are under way.
+    private func revalidateInBackground(_ id: TileID, copy: StoredTile, fetcher: TileFetcher, at now: Date) -> Bool {
+        fetches.withLock { underWay in
+            if underWay.byTile[id] != nil { return true }
+            guard underWay.inBackground < Self.backgroundRevalidationLimit else { return false }
+            _ = beginFetch(id, copy: copy, fetcher: fetcher, at: now, inBackground: true, in: &underWay)
+            return true
+        }
+    }
+
+    /// Begins the tile's one fetch, in a task of its own, and lists it under way until it has
+    /// stored what came. Call with the fetches' lock held, when none is under way for the tile.
+    private func beginFetch(
+        _ id: TileID, copy: StoredTile?, fetcher: TileFetcher, at now: Date, inBackground: Bool, in underWay: inout FetchesUnderWay
+    ) -> SharedFetch {
+        let shared = SharedFetch(copy: copy) { [self] answer in
+            await fetchAndStore(id, copy: copy, fetcher: fetcher, at: now) { supplied in
+                // Gone before its askers hear, so that a later asker looks at the cache afresh.
+                fetches.withLock { underWay in
+                    underWay.byTile[id] = nil
+                    if inBackground { underWay.inBackground -= 1 }
+                }
+                answer(supplied)
+            }
+        }
+        underWay.byTile[id] = shared
+        if inBackground { underWay.inBackground += 1 }
+        return shared
     }
 
     /// What a fetch under way brings, or the copy it began with when the caller stops waiting.
@@ -418,9 +482,10 @@ public final class TileStore: Sendable {
         try? await cache.touch(Array(used), at: clock())
     }
 
-    /// Stops the fetches under way (their askers are told), and waits for them to end.
+    /// Stops the fetches under way, those in the background too (their askers are told, and a
+    /// stale copy stays as it was), and waits for them to end.
     public func shutdown() async {
-        for fetch in fetches.withLock({ Array($0.values) }) { await fetch.stop() }
+        for fetch in fetches.withLock({ Array($0.byTile.values) }) { await fetch.stop() }
     }
 }
 

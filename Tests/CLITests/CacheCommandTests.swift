@@ -10,11 +10,15 @@ struct CacheCommandTests {
     /// expired as soon as they are stored.
     static let area = SeedArea(bbox: "0.13,52.20,0.15,52.21", zooms: 15...16)
 
-    /// Runs `body` with a workspace whose `cache/local.mbtiles` was seeded with `area`.
-    static func withSeededCache(_ body: (Workspace, String) async throws -> Void) async throws {
+    /// Runs `body` with a workspace whose `cache/local.mbtiles` was seeded with `area`, its tiles
+    /// served with `headers`.
+    static func withSeededCache(
+        _ area: SeedArea = CacheCommandTests.area, headers: @escaping @Sendable (TileID) -> [(String, String)] = { tile in tile.z == 16 ? [("Cache-Control", "max-age=0")] : [] },
+        _ body: (Workspace, String) async throws -> Void
+    ) async throws {
         try await Workspace.with { workspace in
             let upstream = try UpstreamSimulator()
-            upstream.serveFixtureTiles { tile in tile.z == 16 ? [("Cache-Control", "max-age=0")] : [] }
+            upstream.serveFixtureTiles(headers: headers)
             let style = try workspace.writeStyle(upstream: upstream)
             let seed = try await workspace.mapframe(SeedCommandTests.seedArguments(workspace, style: style, area: area, extra: ["--concurrency", "4"]))
             try #require(seed.status == 0, "\(seed)")

@@ -56,6 +56,10 @@ public final class MBTilesBackend: TileCacheBackend {
         try await withFile { file throws(CacheError) in try file.markMissing(tile, until: until) }
     }
 
+    public func markExpired(_ blocks: [TileBlock], at now: Date) async throws(CacheError) -> Int {
+        try await withFile { file throws(CacheError) in try file.markExpired(blocks, at: now) }
+    }
+
     public func touch(_ tiles: [TileID], at date: Date) async throws(CacheError) {
         try await withFile { file throws(CacheError) in try file.touch(tiles, at: date) }
     }

@@ -343,6 +343,43 @@ public final class MBTilesCache: Sendable {
         }
     }
 
+    /// Marks the tiles held inside `blocks` expired at `now`, in one transaction (see
+    /// `TileCacheBackend.markExpired`): a tracked tile's expiry moves back to `now`; a tile with no
+    /// freshness record (another tool's) gains one, expired and fetched at `now`, as do the
+    /// freshness tables themselves in a file without them. Returns how many tiles were marked.
+    public func markExpired(_ blocks: [TileBlock], at now: Date) throws(CacheError) -> Int {
+        guard !blocks.isEmpty else { return 0 }
+        try makeFreshnessTablesIfMissing()
+        return try write("mark tiles expired") { db in
+            let expire = try db.cachedStatement(sql: """
+                UPDATE mapframe_tile_state SET expires_at = ?1
+                WHERE zoom_level = ?2 AND tile_column BETWEEN ?3 AND ?4 AND tile_row BETWEEN ?5 AND ?6 AND expires_at > ?1
+                """)
+            let track = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO mapframe_tile_state
+                    (zoom_level, tile_column, tile_row, etag, last_modified, expires_at, fetched_at, last_used, byte_count)
+                SELECT t.zoom_level, t.tile_column, t.tile_row, NULL, NULL, ?1, ?1, ?1, length(t.tile_data) FROM tiles t
+                WHERE t.zoom_level = ?2 AND t.tile_column BETWEEN ?3 AND ?4 AND t.tile_row BETWEEN ?5 AND ?6
+                AND \(Self.usableTileData("t.tile_data")) AND NOT EXISTS (SELECT 1 FROM mapframe_tile_state s
+                    WHERE s.zoom_level = t.zoom_level AND s.tile_column = t.tile_column AND s.tile_row = t.tile_row)
+                """)
+            var marked = 0
+            for block in blocks {
+                // Rows counted from the south: the block's northern row is the highest.
+                let south = TileID(z: block.zoom, x: 0, y: block.rows.upperBound).tmsRow
+                let north = TileID(z: block.zoom, x: 0, y: block.rows.lowerBound).tmsRow
+                let arguments: StatementArguments = [
+                    now.timeIntervalSince1970, block.zoom, block.columns.lowerBound, block.columns.upperBound, south, north,
+                ]
+                try expire.execute(arguments: arguments)
+                marked += db.changesCount
+                try track.execute(arguments: arguments)
+                marked += db.changesCount
+            }
+            return marked
+        }
+    }
+
     /// How many of `tiles` are held and fresh at `now`; tiles without freshness never expire.
     public func freshTileCount(in tiles: [TileID], at now: Date) throws(CacheError) -> Int {
         let expiring = try hasFreshnessTables()

@@ -68,6 +68,7 @@ public final class PMTilesBackend: TileCacheBackend {
     public func store(_ data: Data, for tile: TileID, freshness: TileFreshness?) async throws(CacheError) { throw refusal }
     public func updateFreshness(_ freshness: TileFreshness, for tile: TileID) async throws(CacheError) { throw refusal }
     public func markMissing(_ tile: TileID, until: Date) async throws(CacheError) { throw refusal }
+    public func markExpired(_ blocks: [TileBlock], at now: Date) async throws(CacheError) -> Int { throw refusal }
     /// Use is not recorded: an archive's tiles are never purged.
     public func touch(_ tiles: [TileID], at date: Date) async throws(CacheError) {}
     public func purgeLeastRecentlyUsed(_ count: Int) async throws(CacheError) -> Int { throw refusal }

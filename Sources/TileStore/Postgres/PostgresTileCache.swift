@@ -212,6 +212,25 @@ public final class PostgresTileCache: TileCacheBackend {
         }
     }
 
+    /// Marks the tiles held inside `blocks` expired at `now` in one statement (see
+    /// `TileCacheBackend.markExpired`); a tile with no freshness gains it, fetched at `now`. A
+    /// tile inside several blocks is updated, and counted, once.
+    public func markExpired(_ blocks: [TileBlock], at now: Date) async throws(CacheError) -> Int {
+        guard !blocks.isEmpty else { return 0 }
+        let style = style
+        let time = now.timeIntervalSince1970
+        return try await database.run("mark tiles expired") { connection in
+            try await Self.rowCount(connection.query("""
+                UPDATE mapframe_tiles t SET expires_at = \(time), fetched_at = coalesce(t.fetched_at, \(time))
+                FROM unnest(\(blocks.map(\.zoom)), \(blocks.map(\.columns.lowerBound)), \(blocks.map(\.columns.upperBound)),
+                            \(blocks.map(\.rows.lowerBound)), \(blocks.map(\.rows.upperBound))) AS b(z, x1, x2, y1, y2)
+                WHERE t.style = \(style) AND t.z = b.z AND t.x BETWEEN b.x1 AND b.x2 AND t.y BETWEEN b.y1 AND b.y2
+                AND (t.expires_at IS NULL OR t.expires_at > \(time))
+                RETURNING 1
+                """, logger: PostgresCacheDatabase.quietLogger))
+        }
+    }
+
     public func touch(_ tiles: [TileID], at date: Date) async throws(CacheError) {
         guard !tiles.isEmpty else { return }
         let style = style
@@ -248,7 +267,7 @@ public final class PostgresTileCache: TileCacheBackend {
     public func purgeLeastRecentlyUsed(_ count: Int) async throws(CacheError) -> Int {
         let style = style
         return try await database.run("purge tiles") { connection in
-            try await Self.deleted(connection.query("""
+            try await Self.rowCount(connection.query("""
                 DELETE FROM mapframe_tiles WHERE (style, z, x, y) IN (
                     SELECT style, z, x, y FROM mapframe_tiles WHERE style = \(style) AND expires_at IS NOT NULL
                     ORDER BY last_used LIMIT \(max(0, count)))
@@ -261,13 +280,14 @@ public final class PostgresTileCache: TileCacheBackend {
     public func purge(fetchedBefore date: Date) async throws(CacheError) -> Int {
         let style = style
         return try await database.run("purge tiles") { connection in
-            try await Self.deleted(connection.query("""
+            try await Self.rowCount(connection.query("""
                 DELETE FROM mapframe_tiles WHERE style = \(style) AND fetched_at < \(date.timeIntervalSince1970) RETURNING 1
                 """, logger: PostgresCacheDatabase.quietLogger))
         }
     }
 
-    private static func deleted(_ rows: PostgresRowSequence) async throws -> Int {
+    /// How many rows a statement returned: one a row it deleted or updated, with `RETURNING 1`.
+    private static func rowCount(_ rows: PostgresRowSequence) async throws -> Int {
         var count = 0
         for try await _ in rows { count += 1 }
         return count
