@@ -130,17 +130,28 @@ private final class FairQueue: Sendable {
     private func wait(_ client: String, id: Int) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Looked at again as the job joins the queue: others may have joined since
-                // `admit` looked, and the share must hold however their checks interleave.
-                let refusal = state.withLock { state -> (any Error)? in
-                    if Task.isCancelled { return CancellationError() }
-                    guard hasRoom(for: client, in: state) else { return BlockingWorkRefused() }
+                // Looked at again as the job joins the queue: since `admit` looked, others may
+                // have joined, and the share must hold however their checks interleave; or every
+                // running job may have finished, finding nobody waiting, and then nobody would
+                // ever hand this job a thread: it takes a free one now.
+                enum Joining { case runs, waits, refused(any Error) }
+                let joining = state.withLock { state -> Joining in
+                    if Task.isCancelled { return .refused(CancellationError()) }
+                    if state.running < threads, state.waitingCount == 0 {
+                        state.running += 1
+                        return .runs
+                    }
+                    guard hasRoom(for: client, in: state) else { return .refused(BlockingWorkRefused()) }
                     if state.waiting[client, default: []].isEmpty { state.turns.append(client) }
                     state.waiting[client, default: []].append(Waiter(id: id, continuation: continuation))
                     state.waitingCount += 1
-                    return nil
+                    return .waits
                 }
-                if let refusal { continuation.resume(throwing: refusal) }
+                switch joining {
+                case .runs: continuation.resume()
+                case .waits: break
+                case .refused(let error): continuation.resume(throwing: error)
+                }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in

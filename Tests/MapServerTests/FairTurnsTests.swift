@@ -62,6 +62,29 @@ struct FairTurnsTests {
         await pool.shutdown()
     }
 
+    @Test("a job that joins the queue just as the running ones end still runs: the pool never stalls with its threads free")
+    func aJobJoiningAsOthersEndStillRuns() async throws {
+        let pool = BlockingPool(threads: 1, queueLimit: 64)
+        let roundsDone = Counter()
+        // Rounds of four empty jobs at once: time and again one finds the thread taken and, before
+        // it joins the queue, the job on the thread ends. Left waiting, it would wait for ever,
+        // and so would every job after it.
+        let rounds = Task {
+            for _ in 0..<20_000 {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 { group.addTask { _ = try? await pool.run {} } }
+                }
+                roundsDone.add()
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while roundsDone.value < 20_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(roundsDone.value == 20_000, "the pool stalled after \(roundsDone.value) rounds")
+        await rounds.value
+        #expect(try await pool.run { true })
+        await pool.shutdown()
+    }
+
     @Test("a client may fill only a quarter of a pool's queue; the rest is refused, and others still get in")
     func aClientFillsOnlyItsShare() async throws {
         let pool = BlockingPool(threads: 1, queueLimit: 8)
