@@ -48,7 +48,8 @@ extension CacheCommand {
                 break
             }
             if case .archive(let path) = destination {
-                return try await Self.writeArchive(path, from: source, style: styles[0])
+                try await Self.writeArchive(path, from: source, style: styles[0])
+                return try await Self.noteRoutesLeftBehind(in: source, destination: to)
             }
             try await destination.createFileIfMissing()
             for style in styles {
@@ -59,11 +60,23 @@ extension CacheCommand {
                 try await writer.refreshMetadata(name: name, attribution: attribution)
                 print("\(style): copied \(copied) tiles from \(reader.name) to \(writer.name)")
             }
+            if case .file = destination { return try await Self.noteRoutesLeftBehind(in: source, destination: to) }
             if Self.holdsRoutes(source), let routes = try await source.openRouteStore(quota: Self.copyQuota),
                let into = try await destination.openRouteStore(quota: Self.copyQuota) {
                 let (copied, kept) = try await Self.copyRoutes(from: routes, to: into)
                 print("routes: copied \(copied); \(kept) already there")
             }
+        }
+
+        /// One file of tiles has no place for routes: says how many of `source`'s stay behind,
+        /// on standard error, rather than leave them silently.
+        static func noteRoutesLeftBehind(in source: CacheLocation, destination: String) async throws {
+            guard holdsRoutes(source), let routes = try await source.openRouteStore(quota: copyQuota) else { return }
+            let count = try await routes.allRoutes().count
+            guard count > 0 else { return }
+            MapFrameCommand.printError(
+                "copy: \(count) \(count == 1 ? "route" : "routes") in \(source) not copied: \(destination) is one file of tiles, which holds no routes; copy into a cache directory or a postgres:// database to keep them"
+            )
         }
 
         /// Writes one style's tiles from `source` into a new PMTiles archive at `path`.

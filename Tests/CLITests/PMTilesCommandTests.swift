@@ -150,6 +150,29 @@ struct PMTilesCommandTests {
         }
     }
 
+    @Test("a copy into one file of tiles says how many routes stay behind, and still copies every tile")
+    func routesLeftBehindAreNamed() async throws {
+        try await Workspace.with { workspace in
+            let mbtiles = try await workspace.buildFixtures()
+            let directory = workspace.path("cache")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: mbtiles, toPath: directory + "/osm.mbtiles")
+            try await workspace.addRoutes(["aaaa000000000001", "aaaa000000000002"], to: directory + "/routes.sqlite")
+            for target in ["one.pmtiles", "one.mbtiles"] {
+                let copy = try await workspace.mapframe("cache", "copy", directory, workspace.path(target), "--style", "osm")
+                #expect(copy.status == 0, "\(copy)")
+                #expect(copy.standardOutput.contains("osm: copied"), "\(copy)")
+                #expect(
+                    copy.standardError.contains("copy: 2 routes in \(directory) not copied: \(workspace.path(target)) is one file of tiles, which holds no routes"),
+                    "\(copy)"
+                )
+            }
+            // From one file, which holds no routes, nothing is said of them.
+            let plain = try await workspace.mapframe("cache", "copy", mbtiles, workspace.path("other.pmtiles"), "--style", "osm")
+            #expect(plain.status == 0 && !plain.standardError.contains("routes"), "\(plain)")
+        }
+    }
+
     @Test(
         "a large archive with leaf directories, runs and repeated tiles is read whole by the pmtiles package and by MapFrame",
         .enabled(if: TestClientPython.unavailability == nil, "\(TestClientPython.unavailability ?? "")")
