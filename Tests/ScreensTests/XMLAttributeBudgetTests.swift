@@ -17,12 +17,14 @@ import Testing
         return text.data(using: encoding)!
     }
 
-    @Test("a GPX of 300,000 attributes on one element is refused in under 1 s, naming the element")
+    @Test("a GPX of 300,000 attributes on one element is refused in seconds, not minutes, naming the element")
     func refusesAnElementOfTooManyAttributes() {
         let payload = Self.gpx(attributesOnRoot: 300_000)
         let started = ContinuousClock.now
         #expect(throws: PayloadError.tooManyAttributes(element: "gpx", maximum: 256)) { try RouteParser.parse(payload) }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // Alone, the whole test takes 0.45 s on a debug build; beside the other tests on two cores
+        // the refusal took 1.04 s once. Parsed by libxml2, the element took 452 s: 10 s still tells.
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(PayloadError.tooManyAttributes(element: "gpx", maximum: 256).description
             == "gpx: has more than 256 attributes; at most 256 are allowed on an element")
     }
