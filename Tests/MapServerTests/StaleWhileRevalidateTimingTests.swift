@@ -7,7 +7,7 @@ import UpstreamSimulator
 /// Stale-while-revalidate against a slow upstream, timed: alone in a process of its own, after
 /// the other tests (the Makefile's SOLO_TESTS), since it measures milliseconds.
 @Suite struct StaleWhileRevalidateTimingTests {
-    @Test("against an upstream delayed 5 s, 20 concurrent requests for an expired tile are each answered in under 50 ms, one revalidation reaches the upstream, and stopping ends it")
+    @Test("against an upstream delayed 5 s, an expired tile is answered in under 50 ms, 20 concurrent requests are answered without waiting and start one revalidation, and stopping ends it")
     func answeredAtOnceWhileTheUpstreamIsSlow() async throws {
         try await SlowUpstream.with(headers: [("Cache-Control", "max-age=0"), ("ETag", "\"v1\"")]) { upstream in
             let directory = try TemporaryDirectory("cache")
@@ -31,14 +31,27 @@ import UpstreamSimulator
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
+                // A request that waited for the upstream would take 5 s. The 20 share two cores
+                // with their own client threads, so each is held to 1 s, not to one request's 50 ms.
                 for answer in answers {
                     #expect(answer.reply.status == 200 && answer.reply.body == fetched.body, "\(answer.reply)")
                     #expect(answer.reply.header("Cache-Control")?.contains("stale-while-revalidate=") == true, "\(answer.reply)")
-                    #expect(answer.took < .milliseconds(50), "answered in \(answer.took)")
+                    #expect(answer.took < .seconds(1), "answered in \(answer.took)")
                 }
+
+                // One request at a time, while the revalidation still waits: the median of five is
+                // under 50 ms, so that one stall of a shared machine does not decide it.
+                var alone: [Duration] = []
+                for _ in 0..<5 {
+                    let started = ContinuousClock.now
+                    let reply = try await server.get(StaleWhileRevalidateTests.path)
+                    alone.append(ContinuousClock.now - started)
+                    #expect(reply.status == 200 && reply.body == fetched.body, "\(reply)")
+                }
+                #expect(alone.sorted()[2] < .milliseconds(50), "answered alone in \(alone)")
                 try await waitUntil("the revalidation reaches the upstream") { upstream.simulator.requestCount(for: upstreamPath(StaleWhileRevalidateTests.tile)) == 2 }
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(upstream.simulator.requestCount(for: upstreamPath(StaleWhileRevalidateTests.tile)) == 2, "one revalidation for 20 requests")
+                #expect(upstream.simulator.requestCount(for: upstreamPath(StaleWhileRevalidateTests.tile)) == 2, "one revalidation for 25 requests")
             } catch {
                 await server.stop()
                 throw error
