@@ -93,20 +93,20 @@ struct TextStyle {
         var withoutText = theme, withoutBackground = theme
         switch category {
         case .attribution:
-            withoutText.attribution.text = .clear
-            withoutBackground.attribution.background = .clear
-            colour = theme.attribution.text
-            fontSize = theme.attribution.fontSize
+            withoutText[AttributionStyle.self].text = .clear
+            withoutBackground[AttributionStyle.self].background = .clear
+            colour = theme[AttributionStyle.self].text
+            fontSize = theme[AttributionStyle.self].fontSize
         case .caption:
-            withoutText.transit.captionText = .clear
-            withoutBackground.transit.captionBackground = .clear
-            colour = theme.transit.captionText
-            fontSize = theme.transit.captionFontSize
+            withoutText[TransitStyle.self].captionText = .clear
+            withoutBackground[TransitStyle.self].captionBackground = .clear
+            colour = theme[TransitStyle.self].captionText
+            fontSize = theme[TransitStyle.self].captionFontSize
         case .counter:
-            withoutText.stageCounter.text = .clear
-            withoutBackground.stageCounter.background = .clear
-            colour = theme.stageCounter.text
-            fontSize = theme.stageCounter.fontSize
+            withoutText[StageCounterStyle.self].text = .clear
+            withoutBackground[StageCounterStyle.self].background = .clear
+            colour = theme[StageCounterStyle.self].text
+            fontSize = theme[StageCounterStyle.self].fontSize
         default:
             return nil
         }

@@ -58,4 +58,9 @@ public struct EdgeInsets: Hashable, Sendable, Codable {
     public static func uniform(_ value: Double) -> EdgeInsets {
         EdgeInsets(top: value, left: value, bottom: value, right: value)
     }
+
+    /// Every side multiplied by `factor`.
+    public func scaled(by factor: Double) -> EdgeInsets {
+        EdgeInsets(top: top * factor, left: left * factor, bottom: bottom * factor, right: right * factor)
+    }
 }

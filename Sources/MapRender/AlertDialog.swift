@@ -39,7 +39,7 @@ public struct AlertDialogPainter: OverlayPainter, SceneLayer {
     }
 
     public func layout(frameWidth: Double, frameHeight: Double, theme: Theme = .cycleStreets) -> Layout {
-        let style = theme.dialog
+        let style = theme[AlertDialogStyle.self]
         let canvas = Canvas(width: 1, height: 1)
         let width = min(style.width, frameWidth - 2 * style.screenMargin)
         let textWidth = width - 2 * style.padding
@@ -99,7 +99,7 @@ public struct AlertDialogPainter: OverlayPainter, SceneLayer {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, style = context.theme.dialog
+        let canvas = context.canvas, style = context.theme[AlertDialogStyle.self]
         let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
         let layout = layout(frameWidth: frameWidth, frameHeight: frameHeight, theme: context.theme)
         canvas.withSavedState {
@@ -169,4 +169,90 @@ enum ActivityIndicator {
             canvas.strokePath(with: style.colour.fading(by: opacity), width: style.spokeWidth, cap: .round)
         }
     }
+}
+
+/// How a modal dialog looks: the iPhone OS 3 alert the app used (app spec 6.4-6.11). The
+/// screen behind is dimmed; a dark blue, slightly translucent panel with a white border and
+/// rounded corners sits in the middle, with a bold title, the message and one or two buttons
+/// (side by side when two) in white text. Sizes are logical pixels.
+public struct AlertDialogStyle: Hashable, Sendable {
+    /// Laid over the whole screen behind the panel; clear for none.
+    public var dimming = Colour(hex: 0x000000, alpha: 0.45)
+    public var panelFill = Colour(hex: 0x0F2456, alpha: 0.92)
+    public var panelBorder = Colour.white
+    public var panelBorderWidth = 2.0
+    /// The panel's width, less when the frame is narrower than it and `screenMargin`s.
+    public var width = 284.0
+    /// The least space between the panel and the frame's sides.
+    public var screenMargin = 12.0
+    public var cornerRadius = 10.0
+    /// The space between the panel's edge and its contents.
+    public var padding = 14.0
+    /// The space between the title, the message, the spinner and the buttons.
+    public var gap = 9.0
+    public var text = Colour.white
+    /// The title's size; it is bold.
+    public var titleFontSize = 17.0
+    public var messageFontSize = 14.0
+    /// A line's height over its font size.
+    public var lineHeight = 1.3
+    /// The most lines a title or a message is drawn on; a longer one ends "…".
+    public var maxLines = 6
+    /// The buttons' height: 44, the least touch target Apple's guidelines allow.
+    public var buttonHeight = 44.0
+    /// The space between two buttons side by side.
+    public var buttonGap = 10.0
+    public var buttonFill = Colour(hex: 0xFFFFFF, alpha: 0.2)
+    public var buttonBorder = Colour(hex: 0xFFFFFF, alpha: 0.65)
+    public var buttonCornerRadius = 6.0
+    /// The buttons' labels' size; they are bold.
+    public var buttonFontSize = 16.0
+    public var buttonText = Colour.white
+    /// The spinner shown while something is in flight.
+    public var spinner = ActivityIndicatorStyle.onDark
+
+    public static let cycleStreets = AlertDialogStyle()
+}
+
+/// The iPhone's activity indicator: spokes round a centre, the leading one opaque and each
+/// after it fainter. Sizes are logical pixels.
+public struct ActivityIndicatorStyle: Hashable, Sendable {
+    public var colour: Colour
+    /// From the centre to a spoke's outer end.
+    public var radius: Double
+    /// From the centre to a spoke's inner end.
+    public var innerRadius: Double
+    public var spokeWidth: Double
+    public var spokes = 12
+    /// The faintest spoke's opacity; the others step up to 1.
+    public var faintestOpacity = 0.2
+
+    /// White, for dark panels.
+    public static let onDark = ActivityIndicatorStyle(colour: .white, radius: 12, innerRadius: 6, spokeWidth: 2.5)
+}
+
+extension AlertDialogStyle: ThemedStyle {
+    /// Categories: flat. Nothing dims the screen behind the dialog, its panel is the dialog's
+    /// colour and its buttons the toolbar buttons', with ink.
+    public static func value(in theme: Theme.Name) -> AlertDialogStyle {
+        switch theme {
+        case .cycleStreets, .highContrast: .cycleStreets
+        case .categories: categories
+        }
+    }
+
+    static let categories: AlertDialogStyle = {
+        let ink = CategoryPalette.ink
+        var dialog = AlertDialogStyle.cycleStreets
+        dialog.dimming = .clear
+        dialog.panelFill = ElementKind.dialog.paletteColour
+        dialog.panelBorder = ElementKind.dialog.paletteColour
+        dialog.text = ink
+        dialog.buttonFill = ElementKind.button.paletteColour
+        dialog.buttonBorder = ElementKind.button.paletteColour
+        dialog.buttonText = ink
+        dialog.spinner.colour = ink
+        dialog.spinner.faintestOpacity = 1
+        return dialog
+    }()
 }

@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// The attribution layer: the box with the source's text, today's or the 2010 app's.
@@ -34,7 +35,7 @@ public struct AttributionPainter: OverlayPainter {
     }
 
     public func layout(on canvas: Canvas, frame: FrameGeometry, theme: Theme = .cycleStreets) -> Layout {
-        let scale = frame.scale, style = theme.attribution
+        let scale = frame.scale, style = theme[AttributionStyle.self]
         let padding = style.padding * scale
         canvas.setFont(size: style.fontSize * scale)
         let maxTextWidth = Double(frame.viewport.pixelWidth) - 2 * padding
@@ -67,9 +68,9 @@ public struct AttributionPainter: OverlayPainter {
     public func draw(in context: DrawingContext) {
         guard !text.isEmpty else { return }
         let layout = layout(on: context.canvas, frame: context.frame, theme: context.theme)
-        context.canvas.fill(layout.box, with: context.theme.attribution.background)
+        context.canvas.fill(layout.box, with: context.theme[AttributionStyle.self].background)
         for line in layout.lines {
-            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: context.theme.attribution.text)
+            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: context.theme[AttributionStyle.self].text)
         }
     }
 
@@ -105,4 +106,45 @@ public struct AttributionPainter: OverlayPainter {
         kept[maxLines - 1] = last
         return kept
     }
+}
+
+/// The attribution box in the map's bottom-right corner: fern green at 10% behind black text,
+/// padded on all four sides (the app's missing left padding was a bug), at most two lines.
+public struct AttributionStyle: Hashable, Sendable {
+    public var background: Colour
+    public var text: Colour
+    /// Font size in logical pixels.
+    public var fontSize: Double
+    /// Space between the text and the box edge on every side, in logical pixels.
+    public var padding: Double
+    public var maxLines: Int
+
+    /// The map screens' box: fern #408000 at 10%.
+    public static let map = AttributionStyle(
+        background: Colour(hex: 0x408000, alpha: 0.1), text: .black, fontSize: 9, padding: 3, maxLines: 2
+    )
+    /// The journey screen's box: #008000 at 10%.
+    public static let journey = AttributionStyle(
+        background: Colour(hex: 0x008000, alpha: 0.1), text: .black, fontSize: 9, padding: 3, maxLines: 2
+    )
+}
+
+extension AttributionStyle: ThemedStyle {
+    /// High contrast: black 11 px text (the smallest text size Apple's guidelines allow) on an
+    /// opaque white box. Categories: ink on the attribution's flat colour.
+    public static func value(in theme: Theme.Name) -> AttributionStyle {
+        switch theme {
+        case .cycleStreets: .map
+        case .highContrast: highContrast
+        case .categories: categories
+        }
+    }
+
+    static let highContrast = AttributionStyle(background: .white, text: .black, fontSize: 11, padding: 3, maxLines: 2)
+    static let categories: AttributionStyle = {
+        var style = AttributionStyle.map
+        style.background = ElementKind.attribution.paletteColour
+        style.text = CategoryPalette.ink
+        return style
+    }()
 }

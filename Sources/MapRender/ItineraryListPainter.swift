@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodec
 import MapGeometry
 
 /// The itinerary's list of stages as the screen shows it: the route's name and a line about
@@ -44,7 +45,7 @@ public struct ItineraryListPainter: OverlayPainter, SceneLayer {
 
     /// The header's box, and each shown row's number (from 1) and box, in logical pixels.
     public func layout(panelWidth: Double, panelHeight: Double, theme: Theme = .cycleStreets) -> (header: PixelRect, rows: [(number: Int, box: PixelRect)]) {
-        let style = theme.itineraryList
+        let style = theme[ItineraryListStyle.self]
         let header = PixelRect(minX: 0, minY: 0, maxX: panelWidth, maxY: style.headerHeight)
         let fitting = max(1, Int(((panelHeight - style.headerHeight) / style.rowHeight).rounded(.down)))
         let first = max(0, min((list.selected ?? 1) - fitting, list.rows.count - fitting))
@@ -56,7 +57,7 @@ public struct ItineraryListPainter: OverlayPainter, SceneLayer {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, style = context.theme.itineraryList
+        let canvas = context.canvas, style = context.theme[ItineraryListStyle.self]
         let width = Double(context.frame.viewport.width), height = Double(context.frame.viewport.height)
         let layout = layout(panelWidth: width, panelHeight: height, theme: context.theme)
         canvas.withSavedState {
@@ -107,4 +108,54 @@ public struct ItineraryListPainter: OverlayPainter, SceneLayer {
         }
         return elements
     }
+}
+
+/// The itinerary's list of stages (app spec 6.6): a header with the route's name and number,
+/// then a table with a row per stage, the selected one in the iPhone's selection blue. Sizes
+/// are logical pixels.
+public struct ItineraryListStyle: Hashable, Sendable {
+    public var background = Colour.white
+    public var headerBackground = Colour(hex: 0xDCE6D0)
+    public var headerHeight = 46.0
+    public var titleFontSize = 15.0
+    public var subtitleFontSize = 12.0
+    public var headerText = Colour(hex: 0x1A1A1A)
+    public var rowHeight = 44.0
+    public var streetFontSize = 15.0
+    public var detailFontSize = 12.0
+    public var text = Colour(hex: 0x1A1A1A)
+    public var detailText = Colour(hex: 0x6B6B6B)
+    public var separator = Colour(hex: 0xD9D9D9)
+    public var selectedBackground = Colour(hex: 0x1E6BE0)
+    public var selectedText = Colour.white
+    /// The space between the table's sides and the text.
+    public var sideMargin = 10.0
+    /// How wide the right-hand column of distances and times is.
+    public var measureColumnWidth = 78.0
+
+    public static let cycleStreets = ItineraryListStyle()
+}
+
+extension ItineraryListStyle: ThemedStyle {
+    /// Categories: ink throughout, the header on the commentary's flat colour, separators in
+    /// the roads' grey and the selected row in the stage's colour.
+    public static func value(in theme: Theme.Name) -> ItineraryListStyle {
+        switch theme {
+        case .cycleStreets, .highContrast: .cycleStreets
+        case .categories: categories
+        }
+    }
+
+    static let categories: ItineraryListStyle = {
+        let ink = CategoryPalette.ink
+        var list = ItineraryListStyle.cycleStreets
+        list.headerBackground = ElementKind.commentary.paletteColour
+        list.headerText = ink
+        list.text = ink
+        list.detailText = ink
+        list.separator = ElementKind.roads.paletteColour
+        list.selectedBackground = ElementKind.stage.paletteColour
+        list.selectedText = ink
+        return list
+    }()
 }

@@ -1,3 +1,4 @@
+import ImageCodec
 import MapGeometry
 
 /// What the iPhone screen shows around the map panel (app spec 5 and 6.2): the white status
@@ -5,7 +6,7 @@ import MapGeometry
 /// active function on blue. A scene with chrome is the whole screen; without, the map panel.
 ///
 /// The chrome is content only; `StatusBarPainter`, `ToolbarPainter` and `TabBarPainter` draw
-/// it in the theme's `chrome` style (`PhoneChromeStyle.cycleStreets` in `Theme.cycleStreets`).
+/// it in the theme's `PhoneChromeStyle`.
 public struct PhoneChrome: Hashable, Sendable {
     /// The status bar's height in logical pixels.
     public static let statusBarHeight = 20
@@ -126,4 +127,107 @@ public struct PhoneChrome: Hashable, Sendable {
     private static func zoomButtons(enabled: Set<ToolbarButton>) -> [ToolButton] {
         [.zoomIn, .zoomOut].map { ToolButton($0, enabled: enabled.contains($0)) }
     }
+}
+
+/// How the phone chrome looks (app spec 5 and 6.2). Sizes are logical pixels; the bars'
+/// heights are `PhoneChrome`'s layout constants.
+///
+/// The spec fixes the status bar's white ("top bar remains visible at all times in white"),
+/// green as the theme, the toolbar's order of controls and the active tab's blue background.
+/// The toolbar's green is fern #408000, the green of the map attribution box, so the chrome
+/// and the map share one theme colour. The rest (button sizes, the tab bar's near-black, the
+/// blue) follow iPhone OS 3's bars, on which the app was built.
+public struct PhoneChromeStyle: Hashable, Sendable {
+    // Status bar
+    public var statusBarBackground: Colour
+    public var statusBarForeground: Colour
+    public var statusBarSeparator: Colour
+    public var clockFontSize: Double
+
+    // Toolbar
+    public var toolbarBackground: Colour
+    /// The 1 px lines along the toolbar's top (light) and bottom (dark) edges.
+    public var toolbarHighlight: Colour
+    public var toolbarShadow: Colour
+    public var buttonWidth: Double
+    public var buttonHeight: Double
+    public var buttonCornerRadius: Double
+    public var buttonGap: Double
+    /// The space between the outermost buttons and the toolbar's ends.
+    public var toolbarEdgeMargin: Double
+    public var buttonFill: Colour
+    public var buttonBorder: Colour
+    public var glyph: Colour
+    /// The opacity a disabled button is drawn at.
+    public var disabledOpacity: Double
+    public var commentaryFontSize: Double
+    public var commentaryText: Colour
+    /// Behind a commentary that is not a button, across its whole area; clear for none.
+    public var commentaryBackground: Colour = .clear
+    /// "Plan route" and "New route" are buttons: green text on white.
+    public var commentaryButtonFill: Colour
+    public var commentaryButtonText: Colour
+    public var commentaryButtonPadding: Double
+
+    // Tab bar
+    public var tabBarBackground: Colour
+    public var tabBarSeparator: Colour
+    public var activeTabBackground: Colour
+    public var activeTabForeground: Colour
+    public var inactiveTabForeground: Colour
+    public var tabLabelFontSize: Double
+    /// The inset of the active tab's blue box from its slot.
+    public var activeTabInset: Double
+    public var activeTabCornerRadius: Double
+
+    public static let cycleStreets = PhoneChromeStyle(
+        statusBarBackground: .white, statusBarForeground: Colour(hex: 0x1A1A1A), statusBarSeparator: Colour(hex: 0xB8B8B8),
+        clockFontSize: 12,
+        toolbarBackground: Colour(hex: 0x408000), toolbarHighlight: Colour(hex: 0x6A9E3A), toolbarShadow: Colour(hex: 0x2A5400),
+        buttonWidth: 34, buttonHeight: 30, buttonCornerRadius: 5, buttonGap: 3, toolbarEdgeMargin: 5,
+        buttonFill: Colour(hex: 0x2F6100), buttonBorder: Colour(hex: 0x1F4200), glyph: .white, disabledOpacity: 0.35,
+        commentaryFontSize: 15, commentaryText: .white,
+        commentaryButtonFill: Colour(hex: 0xF4F8EE), commentaryButtonText: Colour(hex: 0x336600), commentaryButtonPadding: 12,
+        tabBarBackground: Colour(hex: 0x1E1E1E), tabBarSeparator: Colour(hex: 0x4A4A4A),
+        activeTabBackground: Colour(hex: 0x2D6BD6), activeTabForeground: .white, inactiveTabForeground: Colour(hex: 0x9A9A9A),
+        tabLabelFontSize: 9.5, activeTabInset: 2, activeTabCornerRadius: 4
+    )
+}
+
+extension PhoneChromeStyle: ThemedStyle {
+    /// High contrast keeps the app's chrome. Categories: the bars in the status bar's and the
+    /// tabs' greys with ink on dark, the buttons and the commentary in their own flat colours
+    /// with ink, disabled buttons not faded (fading would mix colours; their labels still say
+    /// so), and the selected tab a box of ink.
+    public static func value(in theme: Theme.Name) -> PhoneChromeStyle {
+        switch theme {
+        case .cycleStreets, .highContrast: .cycleStreets
+        case .categories: categories
+        }
+    }
+
+    static let categories: PhoneChromeStyle = {
+        let ink = CategoryPalette.ink, inkOnDark = CategoryPalette.inkOnDark
+        var chrome = PhoneChromeStyle.cycleStreets
+        chrome.statusBarBackground = ElementKind.statusBar.paletteColour
+        chrome.statusBarSeparator = ElementKind.statusBar.paletteColour
+        chrome.statusBarForeground = inkOnDark
+        chrome.toolbarBackground = ElementKind.statusBar.paletteColour
+        chrome.toolbarHighlight = ElementKind.statusBar.paletteColour
+        chrome.toolbarShadow = ElementKind.statusBar.paletteColour
+        chrome.buttonFill = ElementKind.button.paletteColour
+        chrome.buttonBorder = .clear
+        chrome.glyph = ink
+        chrome.disabledOpacity = 1
+        chrome.commentaryBackground = ElementKind.commentary.paletteColour
+        chrome.commentaryText = ink
+        chrome.commentaryButtonFill = ElementKind.commentary.paletteColour
+        chrome.commentaryButtonText = ink
+        chrome.tabBarBackground = ElementKind.tab.paletteColour
+        chrome.tabBarSeparator = ElementKind.tab.paletteColour
+        chrome.activeTabBackground = ink
+        chrome.activeTabForeground = inkOnDark
+        chrome.inactiveTabForeground = inkOnDark
+        return chrome
+    }()
 }

@@ -13,11 +13,11 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
     }
 
     public func fitItems(in theme: Theme) -> [FitItem] {
-        [FitItem(bounds: GeoBounds(point: photo.coordinate), pixelMargins: theme.photoPin.extent)]
+        [FitItem(bounds: GeoBounds(point: photo.coordinate), pixelMargins: theme[PhotoPinStyle.self].extent)]
     }
 
     public func draw(in context: DrawingContext) {
-        let scale = context.frame.scale, style = context.theme.photoPin, antialiasing = context.theme.antialiasing
+        let scale = context.frame.scale, style = context.theme[PhotoPinStyle.self], antialiasing = context.theme.antialiasing
         let sprite = context.sprites.sprite(style, scale: scale, antialiasing: antialiasing) {
             PhotoPinSprite.render(style, scale: scale, antialiasing: antialiasing)
         }
@@ -26,7 +26,7 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
 
     /// The pin's sprite box, shadow included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        let box = SpriteCache.Sprite.box(extent: theme.photoPin.extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
+        let box = SpriteCache.Sprite.box(extent: theme[PhotoPinStyle.self].extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
         let caption = photo.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let label = caption.isEmpty ? "Photo \(photo.id)" : "Photo \(photo.id): \(caption)"
         return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box), place: photo.coordinate)]
@@ -78,4 +78,48 @@ enum PhotoPinSprite {
         canvas.addCircle(centerX: center.x, centerY: center.y + 1, radius: 2)
         canvas.fillPath(with: colour)
     }
+}
+
+/// A Photomap pin: a blue rounded box with a white camera glyph and a pointer whose tip is the
+/// photo's location, over a grey shadow. 32 x 37 logical pixels with the shadow.
+public struct PhotoPinStyle: Hashable, Sendable {
+    public var fill: Colour
+    public var glyph: Colour
+    /// Clear for none.
+    public var shadow: Colour
+    public var outline: Colour = .clear
+    /// The outline's width in logical pixels; 0 for none.
+    public var outlineWidth: Double = 0
+    /// How large the pin is drawn: 1 is the app's size.
+    public var size: Double = 1
+
+    public static let cycleStreets = PhotoPinStyle(
+        fill: Colour(hex: 0x0337D1), glyph: .white, shadow: Colour(hex: 0x404040, alpha: 0.45)
+    )
+
+    /// How far the app's pin (shadow included) reaches from its tip, in logical pixels.
+    public static let appExtent = EdgeInsets(top: 36, left: 15, bottom: 1, right: 17)
+
+    /// How far this pin (shadow and outline included) reaches from its tip, in logical pixels.
+    public var extent: EdgeInsets {
+        let scaled = Self.appExtent.scaled(by: size), reach = outlineWidth / 2
+        return EdgeInsets(top: scaled.top + reach, left: scaled.left + reach, bottom: scaled.bottom + reach, right: scaled.right + reach)
+    }
+}
+
+extension PhotoPinStyle: ThemedStyle {
+    /// High contrast: 1.5 times the app's size, outlined in black, without a shadow.
+    /// Categories: the photos' flat colour with an ink glyph, without a shadow.
+    public static func value(in theme: Theme.Name) -> PhotoPinStyle {
+        switch theme {
+        case .cycleStreets: .cycleStreets
+        case .highContrast: highContrast
+        case .categories: categories
+        }
+    }
+
+    static let highContrast = PhotoPinStyle(
+        fill: PhotoPinStyle.cycleStreets.fill, glyph: .white, shadow: .clear, outline: .black, outlineWidth: 2, size: 1.5
+    )
+    static let categories = PhotoPinStyle(fill: ElementKind.photo.paletteColour, glyph: CategoryPalette.ink, shadow: .clear)
 }

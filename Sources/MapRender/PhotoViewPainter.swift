@@ -96,7 +96,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
     }
 
     public func layout(frameWidth: Double, frameHeight: Double, theme: Theme = .cycleStreets) -> Layout {
-        let style = theme.photoView
+        let style = theme[PhotoViewStyle.self]
         let canvas = Canvas(width: 1, height: 1)
         let page = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: frameHeight)
         let bar = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: top + style.barHeight)
@@ -126,7 +126,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, style = context.theme.photoView, scale = context.frame.scale
+        let canvas = context.canvas, style = context.theme[PhotoViewStyle.self], scale = context.frame.scale
         let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
         let layout = layout(frameWidth: frameWidth, frameHeight: frameHeight, theme: context.theme)
         canvas.withSavedState {
@@ -171,7 +171,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
             DrawnElement(.button, id: "done", label: "\(Self.doneLabel) button", shape: .box(layout.done.scaled(by: scale))),
         ]
         if let first = layout.captionLines.first, let last = layout.captionLines.last {
-            let step = theme.photoView.captionFontSize * theme.photoView.captionLineHeight
+            let step = theme[PhotoViewStyle.self].captionFontSize * theme[PhotoViewStyle.self].captionLineHeight
             let box = PixelRect(
                 minX: 0, minY: first.baseline - step * 0.8, maxX: Double(frame.viewport.width), maxY: last.baseline + step * 0.2
             )
@@ -179,4 +179,36 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
         }
         return elements
     }
+}
+
+/// The Photomap's photo view (app spec 8.1): under the status bar, a black navigation bar with
+/// the photo's number as its title and a "Done" button, the caption below it, then the photo
+/// scaled to fit what is left, portrait or landscape, on black. Sizes are logical pixels.
+public struct PhotoViewStyle: Hashable, Sendable {
+    public var background = Colour.black
+    public var barBackground = Colour(hex: 0x262626)
+    public var barSeparator = Colour(hex: 0x4D4D4D)
+    public var barHeight = 44.0
+    public var titleFontSize = 17.0
+    public var titleText = Colour.white
+    public var buttonFill = Colour(hex: 0x3F3F3F)
+    public var buttonBorder = Colour(hex: 0x6E6E6E)
+    public var buttonText = Colour.white
+    public var buttonFontSize = 13.0
+    public var buttonHeight = 30.0
+    public var buttonPadding = 11.0
+    public var buttonCornerRadius = 5.0
+    /// The space between the bar's ends and the button, and around the caption and the photo.
+    public var margin = 8.0
+    public var captionFontSize = 14.0
+    public var captionText = Colour.white
+    public var captionLineHeight = 1.3
+    public var captionMaxLines = 3
+
+    public static let cycleStreets = PhotoViewStyle()
+}
+
+extension PhotoViewStyle: ThemedStyle {
+    /// The same in every theme.
+    public static func value(in theme: Theme.Name) -> PhotoViewStyle { .cycleStreets }
 }

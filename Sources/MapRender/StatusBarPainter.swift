@@ -23,7 +23,7 @@ public struct StatusBarPainter: OverlayPainter {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, scale = context.frame.scale, style = context.theme.chrome
+        let canvas = context.canvas, scale = context.frame.scale, style = context.theme[PhoneChromeStyle.self]
         let width = Double(context.frame.viewport.width), height = Double(PhoneChrome.statusBarHeight)
         canvas.withSavedState {
             canvas.scale(by: scale)

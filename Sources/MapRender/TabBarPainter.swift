@@ -36,7 +36,7 @@ public struct TabBarPainter: OverlayPainter {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, style = context.theme.chrome
+        let canvas = context.canvas, style = context.theme[PhoneChromeStyle.self]
         let frameWidth = Double(context.frame.viewport.width), frameHeight = Double(context.frame.viewport.height)
         canvas.withSavedState {
             canvas.scale(by: context.frame.scale)

@@ -36,7 +36,7 @@ public struct ToolbarPainter: OverlayPainter {
     }
 
     public func layout(frameWidth: Double, theme: Theme = .cycleStreets) -> Layout {
-        let style = theme.chrome
+        let style = theme[PhoneChromeStyle.self]
         let top = Double(PhoneChrome.statusBarHeight)
         let bar = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: top + Double(PhoneChrome.toolbarHeight))
         let buttonTop = bar.minY + (bar.height - style.buttonHeight) / 2
@@ -67,7 +67,7 @@ public struct ToolbarPainter: OverlayPainter {
         }
         if let commentary, layout.commentaryArea.width > 0, !commentary.text.isEmpty {
             let area = commentary.isButton
-                ? commentaryButtonBox(commentary, in: layout.commentaryArea, on: Canvas(width: 1, height: 1), style: theme.chrome)
+                ? commentaryButtonBox(commentary, in: layout.commentaryArea, on: Canvas(width: 1, height: 1), style: theme[PhoneChromeStyle.self])
                 : layout.commentaryArea
             elements.append(DrawnElement(
                 .commentary, label: commentary.isButton ? "\(commentary.text) button" : commentary.text, shape: .box(area.scaled(by: frame.scale))
@@ -77,7 +77,7 @@ public struct ToolbarPainter: OverlayPainter {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, style = context.theme.chrome
+        let canvas = context.canvas, style = context.theme[PhoneChromeStyle.self]
         let layout = layout(frameWidth: Double(context.frame.viewport.width), theme: context.theme)
         canvas.withSavedState {
             canvas.scale(by: context.frame.scale)
@@ -93,7 +93,7 @@ public struct ToolbarPainter: OverlayPainter {
     }
 
     private func drawButton(_ button: PhoneChrome.ToolButton, in box: PixelRect, on canvas: Canvas, theme: Theme) {
-        let style = theme.chrome
+        let style = theme[PhoneChromeStyle.self]
         let opacity = button.enabled ? 1 : style.disabledOpacity
         canvas.addRoundedRect(box, radius: style.buttonCornerRadius)
         canvas.fillPath(with: style.buttonFill.fading(by: opacity))
@@ -105,7 +105,7 @@ public struct ToolbarPainter: OverlayPainter {
         canvas.withSavedState {
             canvas.translate(x: box.center.x, y: box.center.y)
             if button.button == .geolocate, let geolocationSpinner {
-                ToolbarGlyphs.drawSpinner(geolocationSpinner, on: canvas, colour: style.glyph.fading(by: opacity), style: theme.geolocationSpinner)
+                ToolbarGlyphs.drawSpinner(geolocationSpinner, on: canvas, colour: style.glyph.fading(by: opacity), style: theme[GeolocationSpinnerStyle.self])
             } else {
                 ToolbarGlyphs.draw(button.button, on: canvas, colour: style.glyph.fading(by: opacity))
             }

@@ -36,7 +36,7 @@ public struct TransitCaptionPainter: OverlayPainter {
     public func layout(on canvas: Canvas, frame: FrameGeometry, theme: Theme) -> (box: PixelRect, lines: [(text: String, x: Double, baseline: Double)]) {
         let attribution = AttributionPainter(text: attributionText)
         let bottom = attributionText.isEmpty ? Double(frame.viewport.pixelHeight) : attribution.layout(on: canvas, frame: frame, theme: theme).box.minY
-        let style = theme.transit, scale = frame.scale, padding = style.captionPadding * scale
+        let style = theme[TransitStyle.self], scale = frame.scale, padding = style.captionPadding * scale
         canvas.setFont(size: style.captionFontSize * scale)
         let width = Double(frame.viewport.pixelWidth)
         let lines = AttributionPainter.wrap(sentence, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= width - 2 * padding }
@@ -59,7 +59,7 @@ public struct TransitCaptionPainter: OverlayPainter {
             let metrics = canvas.fontMetrics
             return Double(lines) * (metrics.ascent + metrics.descent).rounded(.up) + 2 * padding
         }
-        let caption = theme.transit, attribution = theme.attribution
+        let caption = theme[TransitStyle.self], attribution = theme[AttributionStyle.self]
         return height(fontSize: caption.captionFontSize, lines: caption.captionMaxLines, padding: caption.captionPadding)
             + height(fontSize: attribution.fontSize, lines: attribution.maxLines, padding: attribution.padding)
     }
@@ -68,7 +68,7 @@ public struct TransitCaptionPainter: OverlayPainter {
 
     public func draw(in context: DrawingContext) {
         guard !sentence.isEmpty else { return }
-        let style = context.theme.transit, canvas = context.canvas
+        let style = context.theme[TransitStyle.self], canvas = context.canvas
         let layout = layout(on: canvas, frame: context.frame, theme: context.theme)
         canvas.fill(layout.box, with: style.captionBackground)
         if style.captionBorder.alpha > 0 {

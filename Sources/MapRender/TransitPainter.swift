@@ -14,7 +14,7 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
     /// The lines and stops together, with room for the widest node and, below them, for the
     /// sentence and the attribution at the bottom of the map; the vehicle's icon, with room for its box.
     public func fitItems(in theme: Theme) -> [FitItem] {
-        let style = theme.transit
+        let style = theme[TransitStyle.self]
         let points = map.lines.flatMap(\.path) + map.stops.map(\.coordinate)
         var items: [FitItem] = []
         if let bounds = GeoBounds(containing: points) {
@@ -32,7 +32,7 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
     }
 
     public func draw(in context: DrawingContext) {
-        let canvas = context.canvas, frame = context.frame, style = context.theme.transit, scale = frame.scale
+        let canvas = context.canvas, frame = context.frame, style = context.theme[TransitStyle.self], scale = frame.scale
         // A feed's shape may have any number of points: thinned and stroked as a route is.
         func stroke(_ lines: [TransitMap.Line], colour: (TransitMap.Line) -> Colour, width: Double) {
             for line in lines {
@@ -67,7 +67,7 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
 
     /// Each line as drawn, each stop's node and the vehicle's icon.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        let style = theme.transit, scale = frame.scale
+        let style = theme[TransitStyle.self], scale = frame.scale
         var elements = map.lines.map { line in
             let width = line.kind == .ride ? 2 * style.halfLineWidth : style.approachWidth + 2 * style.casingWidth
             return DrawnElement(.line, label: line.label, shape: .polylines([line.path.map(frame.pixel(for:))], width: width * scale))
@@ -116,4 +116,132 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
         let box = PixelRect(minX: minX, minY: minY, maxX: minX + width, maxY: minY + height)
         return (box, minX + (width - textWidth) / 2, minY + style.vehicleVerticalPadding * scale + metrics.ascent)
     }
+}
+
+/// A public-transport journey (`TransitMap`), after Västtrafik's map of a journey (SPEC.md
+/// section 6). Sizes are logical pixels.
+///
+/// Legs are 6 px in their line's colour on a 1.5 px casing in the line's text colour, with
+/// round joins and caps; the vehicle's run before your boarding stop is a 5 px grey line on a
+/// white casing beneath them. Stops passed are small white dots ringed in dark grey; the start
+/// node is green and the end node red, each 7 px in radius and ringed in white; transfers are
+/// 9 px grey nodes. The vehicle is its line's icon: the short name in bold 12 px text in a box
+/// of the line's colour with rounded corners, ringed in white so that it shows on its own line.
+/// The sentence sits at the bottom of the map, above the attribution, in 12 px black text on
+/// white at 90%.
+public struct TransitStyle: Hashable, Sendable {
+    /// A round (or square) node drawn over the lines.
+    public struct Node: Hashable, Sendable {
+        public var radius: Double
+        public var fill: Colour
+        public var outline: Colour
+        public var outlineWidth: Double
+        /// Square rather than round, so that a theme can tell nodes apart by shape.
+        public var square = false
+
+        /// How far the node reaches from its centre, outline included.
+        public var extent: Double { radius + outlineWidth / 2 }
+    }
+
+    public var lineWidth = 6.0
+    /// How far the casing shows on each side of a leg.
+    public var casingWidth = 1.5
+    /// When set, every leg is drawn in this colour and casing rather than its line's own.
+    public var rideColour: Colour?
+    public var rideCasing: Colour?
+    public var approachColour = Colour(hex: 0x8C8C8C)
+    public var approachCasing = Colour.white
+    public var approachWidth = 5.0
+    public var stopDot = Node(radius: 3.5, fill: .white, outline: Colour(hex: 0x333333), outlineWidth: 1.5)
+    public var startNode = Node(radius: 7, fill: Colour(hex: 0x1FA12F), outline: .white, outlineWidth: 2)
+    public var endNode = Node(radius: 7, fill: Colour(hex: 0xD9262B), outline: .white, outlineWidth: 2)
+    public var transferNode = Node(radius: 9, fill: Colour(hex: 0x808080), outline: .white, outlineWidth: 2)
+    /// When set, the vehicle's icon is this colour with `vehicleText` rather than its line's.
+    public var vehicleColour: Colour?
+    public var vehicleText: Colour?
+    public var vehicleFontSize = 12.0
+    public var vehicleHorizontalPadding = 5.0
+    public var vehicleVerticalPadding = 2.0
+    public var vehicleCornerRadius = 4.0
+    public var vehicleOutline = Colour.white
+    public var vehicleOutlineWidth = 1.5
+    public var captionFontSize = 12.0
+    public var captionPadding = 5.0
+    public var captionBackground = Colour.white.fading(by: 0.9)
+    public var captionText = Colour.black
+    /// Drawn around the caption's box; clear for none.
+    public var captionBorder = Colour.clear
+    public var captionMaxLines = 3
+
+    public static let cycleStreets = TransitStyle()
+
+    /// How far a leg draws beyond its points.
+    public var halfLineWidth: Double { lineWidth / 2 + casingWidth }
+
+    /// The node a stop of `role` is drawn as.
+    public func node(for role: TransitMap.Stop.Role) -> Node {
+        switch role {
+        case .passed: stopDot
+        case .start: startNode
+        case .end: endNode
+        case .transfer: transferNode
+        }
+    }
+}
+
+extension TransitStyle: ThemedStyle {
+    public static func value(in theme: Theme.Name) -> TransitStyle {
+        switch theme {
+        case .cycleStreets: .cycleStreets
+        case .highContrast: highContrast
+        case .categories: categories
+        }
+    }
+
+    /// High contrast: legs 8 px in their lines' colours on 2 px black casings; the approach
+    /// 5 px white on black, told from a leg by its width as well as its colour; nodes ringed in
+    /// black, the start node Okabe and Ito's bluish green, the end node their vermillion and
+    /// square; the vehicle's icon ringed in black with 14 px text; the sentence in black 13 px
+    /// text on opaque white under a black rule.
+    static let highContrast: TransitStyle = {
+        var transit = TransitStyle.cycleStreets
+        transit.lineWidth = 8
+        transit.casingWidth = 2
+        transit.rideCasing = .black
+        transit.approachColour = .white
+        transit.approachCasing = .black
+        transit.stopDot = Node(radius: 4.5, fill: .white, outline: .black, outlineWidth: 2)
+        transit.startNode = Node(radius: 9, fill: OkabeIto.bluishGreen, outline: .black, outlineWidth: 2.5)
+        transit.endNode = Node(radius: 9, fill: OkabeIto.vermillion, outline: .black, outlineWidth: 2.5, square: true)
+        transit.transferNode = Node(radius: 11, fill: .white, outline: .black, outlineWidth: 3)
+        transit.vehicleFontSize = 14
+        transit.vehicleOutline = .black
+        transit.vehicleOutlineWidth = 2
+        transit.captionFontSize = 13
+        transit.captionBackground = .white
+        transit.captionBorder = .black
+        return transit
+    }()
+
+    /// Categories: three flat categories. Every leg and the approach in the line colour, every
+    /// node in the stop colour (the end node square, so start and end differ by shape), the
+    /// vehicle's icon in its own colour with ink, and the sentence on the commentary's grey.
+    static let categories: TransitStyle = {
+        var transit = TransitStyle.cycleStreets
+        transit.rideColour = ElementKind.line.paletteColour
+        transit.rideCasing = ElementKind.line.paletteColour
+        transit.approachColour = ElementKind.line.paletteColour
+        transit.approachCasing = ElementKind.line.paletteColour
+        let stop = ElementKind.stop.paletteColour
+        transit.stopDot = Node(radius: transit.stopDot.radius, fill: stop, outline: stop, outlineWidth: transit.stopDot.outlineWidth)
+        transit.startNode = Node(radius: transit.startNode.radius, fill: stop, outline: stop, outlineWidth: transit.startNode.outlineWidth)
+        transit.endNode = Node(radius: transit.endNode.radius, fill: stop, outline: stop, outlineWidth: transit.endNode.outlineWidth, square: true)
+        transit.transferNode = Node(radius: transit.transferNode.radius, fill: stop, outline: stop, outlineWidth: transit.transferNode.outlineWidth)
+        transit.vehicleColour = ElementKind.vehicle.paletteColour
+        transit.vehicleText = CategoryPalette.ink
+        transit.vehicleOutline = ElementKind.vehicle.paletteColour
+        transit.captionBackground = ElementKind.commentary.paletteColour
+        transit.captionText = CategoryPalette.ink
+        return transit
+    }()
 }

@@ -3,7 +3,7 @@ import ImageCodec
 import MapGeometry
 
 /// Draws a start or finish marker with its tip on the marker's point, in the theme's
-/// `startMarker` or `finishMarker` style.
+/// `WispMarkerStyles`, start or finish.
 public struct WispMarkerPainter: OverlayPainter, SceneLayer {
     /// Which end of the journey the marker shows.
     public enum Role: String, Hashable, Sendable {
@@ -19,7 +19,7 @@ public struct WispMarkerPainter: OverlayPainter, SceneLayer {
     }
 
     public func style(in theme: Theme) -> WispMarkerStyle {
-        role == .start ? theme.startMarker : theme.finishMarker
+        role == .start ? theme[WispMarkerStyles.self].start : theme[WispMarkerStyles.self].finish
     }
 
     public func fitItems(in theme: Theme) -> [FitItem] {
@@ -110,5 +110,90 @@ enum WispMarkerSprite {
         let x = headCenter.x - (ink.minX + ink.maxX) / 2
         let y = headCenter.y - (ink.minY + ink.maxY) / 2
         canvas.drawText(letter, x: x, y: y, colour: colour)
+    }
+}
+
+/// The start and finish "wisp" markers: a teardrop whose tip is the marker's point, with the
+/// body rising up and to the right, a white bold letter and a soft shadow. Constant pixel size.
+public struct WispMarkerStyle: Hashable, Sendable {
+    /// The shape of the marker's head: the app's round one, or a square one, so that a theme
+    /// can tell start and finish apart by shape as well as by letter.
+    public enum Head: Hashable, Sendable {
+        case round, square
+    }
+
+    public var fill: Colour
+    public var outline: Colour
+    public var letter: String
+    public var letterColour: Colour = .white
+    /// The outline's width in logical pixels.
+    public var outlineWidth: Double = 1
+    public var head: Head = .round
+    /// How large the marker is drawn: 1 is the app's size.
+    public var size: Double = 1
+    /// The soft shadow cast to the right; clear for none.
+    public var shadow = Colour(red: 0, green: 0, blue: 0, alpha: 0.4)
+
+    public static let start = WispMarkerStyle(fill: Colour(hex: 0x33CC33), outline: Colour(hex: 0x1A7A1A), letter: "S")
+    public static let finish = WispMarkerStyle(fill: Colour(hex: 0xFF3200), outline: Colour(hex: 0x992000), letter: "F")
+
+    /// How far the app's marker (shadow included) reaches from its point, in logical pixels.
+    public static let appExtent = EdgeInsets(top: 56, left: 15, bottom: 6, right: 51)
+
+    /// How far this marker (shadow included) reaches from its point, in logical pixels.
+    public var extent: EdgeInsets { Self.appExtent.scaled(by: size) }
+}
+
+/// The start and finish markers' looks, which a theme sets together.
+public struct WispMarkerStyles: ThemedStyle {
+    public var start: WispMarkerStyle
+    public var finish: WispMarkerStyle
+
+    public init(start: WispMarkerStyle, finish: WispMarkerStyle) {
+        self.start = start
+        self.finish = finish
+    }
+
+    /// High contrast: 1.5 times the app's size with a 2 px black outline and a black letter.
+    /// The fills are Okabe and Ito's bluish green and vermillion, a pair that the common colour
+    /// blindnesses keep apart (the app's green and red are not), and the finish has a square
+    /// head, so shape and letter tell them apart as well. Categories: flat, in their
+    /// categories' colours with ink, without shadows.
+    public static func value(in theme: Theme.Name) -> WispMarkerStyles {
+        switch theme {
+        case .cycleStreets: cycleStreets
+        case .highContrast: highContrast
+        case .categories: categories
+        }
+    }
+
+    static let cycleStreets = WispMarkerStyles(start: .start, finish: .finish)
+    static let highContrast = WispMarkerStyles(
+        start: highContrastMarker(.start, fill: OkabeIto.bluishGreen, head: .round),
+        finish: highContrastMarker(.finish, fill: OkabeIto.vermillion, head: .square)
+    )
+    static let categories = WispMarkerStyles(
+        start: flatMarker(.start, fill: ElementKind.start.paletteColour), finish: flatMarker(.finish, fill: ElementKind.finish.paletteColour)
+    )
+
+    private static func highContrastMarker(_ app: WispMarkerStyle, fill: Colour, head: WispMarkerStyle.Head) -> WispMarkerStyle {
+        var marker = app
+        marker.fill = fill
+        marker.outline = .black
+        marker.outlineWidth = 2
+        marker.letterColour = .black
+        marker.head = head
+        marker.size = 1.5
+        marker.shadow = .clear
+        return marker
+    }
+
+    private static func flatMarker(_ app: WispMarkerStyle, fill: Colour) -> WispMarkerStyle {
+        var marker = app
+        marker.fill = fill
+        marker.outline = fill
+        marker.letterColour = CategoryPalette.ink
+        marker.shadow = .clear
+        return marker
     }
 }

@@ -130,7 +130,7 @@ import TileStore
 
     @Test func paleTextFailsAgainstWhatIsBehindIt() async throws {
         var scene = try AuditSupport.scene(named: "route-planned")
-        scene.theme.attribution.text = Colour(hex: 0xCCCCCC)
+        scene.theme[AttributionStyle.self].text = Colour(hex: 0xCCCCCC)
         let report = try await AuditSupport.audit(scene)
         let finding = try #require(AuditSupport.findings(report, .attribution, .textContrast).first)
         guard case .contrast(let ratio, _, _, let text, let background) = finding.measurement else {

@@ -33,7 +33,7 @@ import TileStore
 
     @Test func slopWidensTheLineButNeverHidesWhatIsTouched() throws {
         let frame = Self.frame(Scene.Overlays(start: Self.centre, route: RouteLine([Self.centre, Self.east]), attribution: .hidden))
-        let width = Theme.cycleStreets.route.drawnWidth
+        let width = Theme.cycleStreets[RouteStyle.self].drawnWidth
         let justOff = 240 + Int((width / 2).rounded(.up)) + 2
         // Clear of the marker's sprite, which reaches 40 px east of its tip with its shadow.
         #expect(try frame.hit(x: 230, y: justOff, slop: 0) == .basemap)

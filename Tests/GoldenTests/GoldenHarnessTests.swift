@@ -95,7 +95,7 @@ import TileStore
             let canvas = Canvas(width: base.width, height: base.height)
             canvas.draw(base, in: PixelRect(minX: 0, minY: 0, maxX: Double(base.width), maxY: Double(base.height)))
             var theme = Theme.cycleStreets
-            theme.route = style
+            theme[RouteStyle.self] = style
             let context = DrawingContext(canvas: canvas, frame: frame, theme: theme)
             RoutePainter(route: try #require(scene.overlays.route)).draw(in: context)
             AttributionPainter(text: "© OpenStreetMap contributors").draw(in: context)

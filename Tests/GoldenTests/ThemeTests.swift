@@ -83,8 +83,8 @@ import TileStore
     @Test func highContrastStartAndFinishDifferInShape() {
         func silhouette(_ role: WispMarkerPainter.Role) -> RasterImage {
             var theme = Theme.highContrast
-            theme.startMarker.fill = .black
-            theme.finishMarker.fill = .black
+            theme[WispMarkerStyles.self].start.fill = .black
+            theme[WispMarkerStyles.self].finish.fill = .black
             let frame = FrameGeometry(camera: Camera(center: Coordinate(latitude: 52.2, longitude: 0.14), zoom: 16), viewport: Viewport(width: 120, height: 120))
             let canvas = Canvas(width: 120, height: 120)
             WispMarkerPainter(coordinate: frame.coordinate(at: PixelPoint(x: 30, y: 110)), role: role).draw(in: DrawingContext(canvas: canvas, frame: frame, theme: theme))
@@ -96,7 +96,7 @@ import TileStore
             for x in 0..<120 where (start.pixel(x: x, y: y).alphaLevel > 127) != (finish.pixel(x: x, y: y).alphaLevel > 127) { differing += 1 }
         }
         #expect(differing > 150, "only \(differing) pixels tell the silhouettes apart")
-        #expect(Theme.highContrast.startMarker.letter == "S" && Theme.highContrast.finishMarker.letter == "F")
+        #expect(Theme.highContrast[WispMarkerStyles.self].start.letter == "S" && Theme.highContrast[WispMarkerStyles.self].finish.letter == "F")
     }
 
     @Test func themesByName() {

@@ -123,8 +123,8 @@ struct DrawnElementTests {
     @Test("painters take their style from the theme they draw in")
     func theme() throws {
         var wide = Theme.cycleStreets
-        wide.route.width = 10
-        wide.route.colour = Colour(red: 1, green: 0, blue: 0)
+        wide[RouteStyle.self].width = 10
+        wide[RouteStyle.self].colour = Colour(red: 1, green: 0, blue: 0)
         let y = 240.0
         var scene = fixedScene()
         let frame = geometry(of: scene)
