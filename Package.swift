@@ -113,6 +113,9 @@ let package = Package(
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
         .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        // The CycleStreets app's screens around and over the map: the phone chrome, dialogs, the
+        // photo view, the itinerary's list, and the app's overlays in the spec's z-order.
+        .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "MapRender"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -122,18 +125,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
-        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "ImageCodec"], swiftSettings: swiftSettings),
         // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
         .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         // What asks for a frame: scene files and posted scenes, script headers, frame query strings.
         .target(
-            name: "FrameRequest", dependencies: ["MapGeometry", "StrictJSON", "ImageCodec", "Payloads", "TileStore", "GTFS", "MapRender", "Transit"],
+            name: "FrameRequest", dependencies: ["MapGeometry", "StrictJSON", "ImageCodec", "Payloads", "TileStore", "GTFS", "MapRender", "PhoneScreen", "Transit"],
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "TileStore", "GTFS", "Transit", "FrameRequest"],
+            name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "PhoneScreen", "TileStore", "GTFS", "Transit", "FrameRequest"],
             swiftSettings: swiftSettings
         ),
         .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
@@ -161,7 +164,7 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec",
+                "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec",
                 "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
                 .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -182,7 +185,7 @@ let package = Package(
             name: "mapframe-bench",
             // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
             // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
+            dependencies: ["MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
@@ -204,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "TransitTests",
             dependencies: [
-                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "FrameRequest", "Screens", "TileStore",
+                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "PhoneScreen", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "FrameRequest", "Screens", "TileStore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
@@ -225,42 +228,42 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON"],
+            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "PhoneScreen", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON"],
             swiftSettings: swiftSettings
         ),
         // FramePipeline's own contract, over fixture MBTiles files: frames, the decoded-tile memory,
         // the render queue and the render threads.
         .testTarget(
             name: "FramePipelineTests",
-            dependencies: ["MapFrameTestSupport", "FramePipeline", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "MapGeometry", "BlockingWork"],
+            dependencies: ["MapFrameTestSupport", "FramePipeline", "MapRender", "PhoneScreen", "TileStore", "FixtureTiles", "ImageCodec", "MapGeometry", "BlockingWork"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "GoldenTests",
-            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            dependencies: ["MapFrameTestSupport", "GoldenCheck", "MapRender", "PhoneScreen", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FrameAuditTests",
-            dependencies: ["MapFrameTestSupport", "FrameAudit", "MapRender", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
+            dependencies: ["MapFrameTestSupport", "FrameAudit", "MapRender", "PhoneScreen", "FramePipeline", "FrameRequest", "Screens", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "MapGeometry", "TileStore"],
+            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",
             dependencies: [
-                "MapFrameTestSupport", "FrameRequest", "Screens", "MapRender", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
+                "MapFrameTestSupport", "FrameRequest", "Screens", "MapRender", "PhoneScreen", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
                 "MapFrameCLI", "MapGeometry",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "TileStore", "MapGeometry"],
+            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
@@ -269,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "MapServer", "MapRender", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe",
+                "MapFrameTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -33,7 +33,7 @@ let package = Package(
         fuzzer("fuzz-photos", ["Payloads"]),
         fuzzer("fuzz-route", ["Payloads"]),
         fuzzer("fuzz-polyline", ["Payloads", "MapGeometry"]),
-        fuzzer("fuzz-stroke", ["MapRender", "MapGeometry", "TileStore", "ImageCodec"]),
+        fuzzer("fuzz-stroke", ["MapRender", "PhoneScreen", "MapGeometry", "TileStore", "ImageCodec"]),
         fuzzer("fuzz-image", ["ImageCodec"]),
         fuzzer("fuzz-gtfs", ["GTFS"]),
         fuzzer("fuzz-realtime", ["GTFS"]),

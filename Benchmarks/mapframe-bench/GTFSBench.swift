@@ -4,6 +4,7 @@ import MapGeometry
 import MapRender
 import TileStore
 import MapFrameTestSupport
+import PhoneScreen
 import Transit
 
 /// Opening a generated feed with 1,000,000 `stop_times` rows (20,000 trips of 50 stops) and

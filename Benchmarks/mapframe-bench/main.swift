@@ -11,6 +11,7 @@ import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import TileStore
 
 /// Runs `body` `iterations` times after `warmUp` untimed runs; returns the median in milliseconds.

@@ -1,6 +1,7 @@
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 
 /// Audits a frame as drawn: each overlay's contrast against the tile pixels beside it (WCAG 2.1
 /// 1.4.11), each text's contrast against what is behind it (1.4.3) and its size, and the size

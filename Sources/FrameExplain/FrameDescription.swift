@@ -134,7 +134,7 @@ extension ExplainedFrame {
 
     /// The route's length, and with a journey its ends, time and stages in order.
     private func routeSentence() -> String? {
-        guard let route = scene.overlays.route else { return nil }
+        guard let route = scene.layers.lazy.compactMap({ ($0 as? RoutePainter)?.route }).first else { return nil }
         guard let journey else {
             let metres = route.parts.reduce(0.0) { total, part in
                 total + zip(part, part.dropFirst()).reduce(0.0) { $0 + $1.0.distance(to: $1.1) }

@@ -1,6 +1,7 @@
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import StrictJSON
 
 /// The fields scene files and scripts share, read by one reader with one set of defaults and

@@ -3,6 +3,7 @@ import GTFS
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import StrictJSON
 import TileStore
 

@@ -1,5 +1,5 @@
 import MapGeometry
-import MapRender
+import PhoneScreen
 
 /// The frame a script renders and where the map panel sits in it.
 ///
@@ -27,7 +27,7 @@ public struct ScreenLayout: Hashable, Sendable, Codable {
 
     /// The map panel, which every screen state's camera looks through.
     public var mapPanelViewport: Viewport {
-        chrome ? PhoneChrome.mapPanel(in: frameViewport) : frameViewport
+        chrome ? Viewport(width: width, height: height - PhoneChrome.height, scale: scale) : frameViewport
     }
 
     /// The map panel's top edge in the frame, in logical pixels.

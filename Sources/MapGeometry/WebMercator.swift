@@ -29,6 +29,11 @@ public struct PixelRect: Hashable, Sendable {
     public var height: Double { maxY - minY }
     public var center: PixelPoint { PixelPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
 
+    /// The rectangle with every coordinate multiplied by `factor`: logical to device pixels.
+    public func scaled(by factor: Double) -> PixelRect {
+        PixelRect(minX: minX * factor, minY: minY * factor, maxX: maxX * factor, maxY: maxY * factor)
+    }
+
     public func union(_ other: PixelRect) -> PixelRect {
         PixelRect(
             minX: min(minX, other.minX), minY: min(minY, other.minY),

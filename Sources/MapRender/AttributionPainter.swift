@@ -3,6 +3,9 @@ import MapGeometry
 
 /// The attribution layer: the box with the source's text, today's or the 2010 app's.
 public struct AttributionLayer: SceneLayer {
+    /// The attribution stays readable over the map objects.
+    public var isOverMapObjects: Bool { true }
+
     public var mode: Scene.AttributionMode
 
     public init(_ mode: Scene.AttributionMode) {
@@ -39,7 +42,7 @@ public struct AttributionPainter: OverlayPainter {
         let padding = style.padding * scale
         canvas.setFont(size: style.fontSize * scale)
         let maxTextWidth = Double(frame.viewport.pixelWidth) - 2 * padding
-        let lines = AttributionPainter.wrap(text, maxLines: style.maxLines) { canvas.textWidth($0) <= maxTextWidth }
+        let lines = canvas.wrap(text, width: maxTextWidth, maxLines: style.maxLines)
         let metrics = canvas.fontMetrics
         let lineHeight = (metrics.ascent + metrics.descent).rounded(.up)
         let textWidth = lines.map { canvas.textWidth($0) }.max() ?? 0
@@ -80,31 +83,6 @@ public struct AttributionPainter: OverlayPainter {
         let layout = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme)
         let text = layout.lines.map(\.text).joined(separator: " ")
         return [DrawnElement(.attribution, label: "Map attribution: \(text)", shape: .box(layout.box))]
-    }
-
-    /// Splits on "\n", then wraps each paragraph at spaces so that every line `fits`; keeps at
-    /// most `maxLines`, ending a cut text with "…".
-    static func wrap(_ text: String, maxLines: Int, fits: (String) -> Bool) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var current = ""
-            for word in paragraph.split(separator: " ") {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                if fits(candidate) || current.isEmpty {
-                    current = candidate
-                } else {
-                    lines.append(current)
-                    current = String(word)
-                }
-            }
-            lines.append(current)
-        }
-        guard lines.count > maxLines else { return lines }
-        var kept = Array(lines.prefix(maxLines))
-        var last = kept[maxLines - 1] + "…"
-        while !fits(last), last.count > 1 { last = String(last.dropLast(2)) + "…" }
-        kept[maxLines - 1] = last
-        return kept
     }
 }
 

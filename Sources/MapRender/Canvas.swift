@@ -451,3 +451,32 @@ enum BoxBlur {
         }
     }
 }
+
+extension Canvas {
+    /// `text` in lines no wider than `width` device pixels in the current font: split on "\n",
+    /// then each paragraph wrapped at spaces (a word wider than `width` has a line of its own).
+    /// Keeps at most `maxLines`, ending a cut text with "…".
+    public func wrap(_ text: String, width: Double, maxLines: Int) -> [String] {
+        func fits(_ line: String) -> Bool { textWidth(line) <= width }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var current = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if fits(candidate) || current.isEmpty {
+                    current = candidate
+                } else {
+                    lines.append(current)
+                    current = String(word)
+                }
+            }
+            lines.append(current)
+        }
+        guard lines.count > maxLines else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        var last = kept[maxLines - 1] + "…"
+        while !fits(last), last.count > 1 { last = String(last.dropLast(2)) + "…" }
+        kept[maxLines - 1] = last
+        return kept
+    }
+}

@@ -33,10 +33,3 @@ public struct DrawnElement: Hashable, Sendable {
         return moved
     }
 }
-
-extension PixelRect {
-    /// The rectangle with every coordinate multiplied by `factor`: logical to device pixels.
-    func scaled(by factor: Double) -> PixelRect {
-        PixelRect(minX: minX * factor, minY: minY * factor, maxX: maxX * factor, maxY: maxY * factor)
-    }
-}

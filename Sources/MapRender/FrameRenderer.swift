@@ -57,7 +57,7 @@ public final class FrameRenderer {
         if let chrome = scene.chrome {
             canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
             let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites)
-            for painter in FrameRenderer.chromePainters(for: chrome) { painter.draw(in: context) }
+            for painter in chrome.painters { painter.draw(in: context) }
             canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
         } else {
             canvas = panel.canvas
@@ -79,15 +79,10 @@ public final class FrameRenderer {
             .map { panelTop == 0 ? $0 : $0.offsetBy(dx: 0, dy: panelTop) }
         let frame = FrameGeometry(camera: geometry.camera, viewport: scene.viewport)
         if let chrome = scene.chrome {
-            elements += chromePainters(for: chrome).flatMap { $0.elements(in: frame, theme: theme) }
+            elements += chrome.painters.flatMap { $0.elements(in: frame, theme: theme) }
         }
         elements += scene.screenLayers.flatMap { $0.painter(for: tileSet).elements(in: frame, theme: theme) }
         return elements
-    }
-
-    /// The chrome's painters: status bar, toolbar and tab bar. They draw in the whole frame.
-    static func chromePainters(for chrome: PhoneChrome) -> [OverlayPainter] {
-        [StatusBarPainter(clock: chrome.clock), ToolbarPainter(chrome: chrome), TabBarPainter(activeTab: chrome.activeTab)]
     }
 
     /// The map panel alone: tiles, then the overlays.

@@ -55,6 +55,14 @@ extension OverlayPainter {
 /// source (the attribution, whose text is the source's) makes its painter when asked.
 public protocol SceneLayer: Hashable, Sendable {
     func painter(for tileSet: TileSet) -> any OverlayPainter
+    /// Whether the layer is text or a view put over the map (the attribution, a caption, a
+    /// list), which the map objects a request brings (`MapObject`) go under. False unless a
+    /// layer says so.
+    var isOverMapObjects: Bool { get }
+}
+
+extension SceneLayer {
+    public var isOverMapObjects: Bool { false }
 }
 
 extension SceneLayer where Self: OverlayPainter {

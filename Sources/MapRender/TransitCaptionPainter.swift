@@ -5,6 +5,9 @@ import MapGeometry
 /// yours. It arrives at 08:45."). It sits just above the attribution box, so it needs the
 /// attribution's text, which is the source's: the layer makes its painter when the source is known.
 public struct TransitCaptionLayer: SceneLayer {
+    /// The sentence stays readable over the map objects.
+    public var isOverMapObjects: Bool { true }
+
     public var sentence: String
     /// The attribution the scene shows, which the caption stands on.
     public var attribution: Scene.AttributionMode
@@ -39,7 +42,7 @@ public struct TransitCaptionPainter: OverlayPainter {
         let style = theme[TransitStyle.self], scale = frame.scale, padding = style.captionPadding * scale
         canvas.setFont(size: style.captionFontSize * scale)
         let width = Double(frame.viewport.pixelWidth)
-        let lines = AttributionPainter.wrap(sentence, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= width - 2 * padding }
+        let lines = canvas.wrap(sentence, width: width - 2 * padding, maxLines: style.captionMaxLines)
         let metrics = canvas.fontMetrics
         let lineHeight = (metrics.ascent + metrics.descent).rounded(.up)
         let height = Double(lines.count) * lineHeight + 2 * padding

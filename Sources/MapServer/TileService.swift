@@ -186,10 +186,11 @@ final class TileService: Sendable {
             origin: PixelPoint(x: Double(address.tile.x * side * scale), y: Double(address.tile.y * side * scale)),
             zoom: Double(address.tile.z), viewport: viewport
         )
-        var scene = Scene(
-            viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera),
-            start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden
-        )
+        // The route as the app draws it: its start and finish markers, and the line over them.
+        let layers: [any SceneLayer] = route.map { route in
+            [WispMarkerPainter(coordinate: route.line.first, role: .start), WispMarkerPainter(coordinate: route.line.last, role: .finish), RoutePainter(route: route.line)]
+        } ?? []
+        var scene = Scene(viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera), layers: layers)
         scene.theme = theme
         if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: address.source.tileSet),
            let base = try await baseTile(address) {

@@ -4,6 +4,7 @@ import FramePipeline
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Testing
 import TileStore
 

@@ -3,6 +3,7 @@ import FrameExplain
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import Screens
 import Testing
 import TileStore

@@ -5,6 +5,7 @@ import ImageCodec
 import MapFrameTestSupport
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Testing
 import TileStore
 

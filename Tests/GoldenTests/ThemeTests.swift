@@ -3,6 +3,7 @@ import FramePipeline
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Screens
 import Testing
 import TileStore

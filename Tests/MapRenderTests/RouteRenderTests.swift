@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Testing
 
 @Suite("The route line on rendered pixels")

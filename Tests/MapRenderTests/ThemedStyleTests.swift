@@ -1,5 +1,6 @@
 import ImageCodec
 import MapRender
+import PhoneScreen
 import Testing
 
 /// A theme is read by a style's type: each style keeps its value in every built-in theme, and a

@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import PhoneScreen
 import StrictJSON
 import Testing
 @testable import Screens

@@ -4,6 +4,7 @@ import MapRender
 import StrictJSON
 import Testing
 @testable import Payloads
+import PhoneScreen
 @testable import Screens
 
 /// The itinerary's list of stages (app spec 6.6), as scripts show it.

@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import Testing
 @testable import Payloads
+import PhoneScreen
 @testable import Screens
 
 @Suite struct JourneyPlannerTests {

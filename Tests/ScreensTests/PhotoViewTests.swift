@@ -4,6 +4,7 @@ import MapRender
 import StrictJSON
 import Testing
 @testable import Payloads
+import PhoneScreen
 @testable import Screens
 
 /// Touching a photo's pin opens it (app spec 8.1), from the file its answer names.

@@ -3,6 +3,7 @@ import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import Testing
 import TileStore
 

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import Testing
 @testable import Screens
 

@@ -3,6 +3,7 @@ import FrameRequest
 import MapGeometry
 import MapRender
 @testable import Payloads
+import PhoneScreen
 @testable import Screens
 import StrictJSON
 import Testing

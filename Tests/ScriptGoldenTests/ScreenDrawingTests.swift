@@ -4,6 +4,7 @@ import GoldenCheck
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Screens
 import Testing
 import TileStore
@@ -117,7 +118,7 @@ import TileStore
                 "zoom": \(state.camera.zoom)}\(point(state.start))\(point(state.finish))\(route)}
                 """
             let scene = try SceneFile.parse(Data(json.utf8), name: "chrome.json", catalog: .builtin)
-            #expect(scene.chrome == state.chrome, "step \(frame.log.step): \(json)")
+            #expect(scene.chrome as? PhoneChrome == state.chrome, "step \(frame.log.step): \(json)")
             #expect(scene.mapPanelViewport == run.layout.mapPanelViewport)
         }
     }
@@ -127,7 +128,7 @@ import TileStore
         let photos = try SceneFile.parse(
             Data(#"{\#(camera), "chrome": true, "photos": [{"lat": 52.2043, "lon": 0.1393}]}"#.utf8), name: "p.json", catalog: .builtin
         )
-        #expect(photos.chrome?.activeTab == .photomap)
+        #expect((photos.chrome as? PhoneChrome)?.activeTab == .photomap)
         #expect(try SceneFile.parse(Data(#"{\#(camera), "chrome": false}"#.utf8), name: "n.json", catalog: .builtin).chrome == nil)
         for (json, mention) in [
             (#"{\#(camera), "chrome": "yes"}"#, "chrome"),
@@ -144,7 +145,7 @@ import TileStore
         let deepest = try SceneFile.parse(
             Data(#"{"camera": {"center": {"lat": 52.2043, "lon": 0.1393}, "zoom": 19}, "chrome": true}"#.utf8), name: "z.json", catalog: .builtin
         )
-        let buttons = try #require(deepest.chrome).trailingButtons
+        let buttons = try #require(deepest.chrome as? PhoneChrome).trailingButtons
         #expect(buttons == [PhoneChrome.ToolButton(.zoomIn, enabled: false), PhoneChrome.ToolButton(.zoomOut, enabled: true)])
     }
 }

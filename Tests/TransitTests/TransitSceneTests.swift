@@ -5,6 +5,7 @@ import FrameRequest
 import MapFrameTestSupport
 import MapGeometry
 import MapRender
+import PhoneScreen
 import Screens
 import SwiftProtobuf
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import PhoneScreen
 import TileStore
 
 /// Routes of any shape, as the renderer thins and strokes them: the bytes are a frame and the

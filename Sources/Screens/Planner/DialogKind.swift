@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import PhoneScreen
 
 /// The app's modal dialogs (app spec 6.4-6.11), and every word they say: all dialog wording
 /// lives here, in British English and Sentence case.

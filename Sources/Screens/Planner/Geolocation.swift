@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import PhoneScreen
 
 /// A running geolocation: from the button press until it switches itself off after a fix, or
 /// the user moves the map.

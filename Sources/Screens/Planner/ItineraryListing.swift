@@ -1,6 +1,7 @@
 import Foundation
 import MapRender
 import Payloads
+import PhoneScreen
 
 extension Journey {
     /// The itinerary's list of the journey's stages (app spec 6.6), with stage `selected`

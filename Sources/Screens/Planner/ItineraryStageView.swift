@@ -1,6 +1,7 @@
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// The itinerary's map of one stage (spec 6.6): the route with one stage emphasised, an
 /// "11/12" counter, and previous/next buttons that stop at the first and last stage.

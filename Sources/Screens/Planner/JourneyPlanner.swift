@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// The journey planner screen (spec 6.3-6.9) as a value: the markers, the planned route, the
 /// camera and any running geolocation, changed only by events.

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// The Photomap browsing screen (spec 8.1): a map with pins for the photos it shows.
 public struct Photomap: Hashable, Sendable, Codable {

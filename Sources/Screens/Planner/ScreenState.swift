@@ -1,6 +1,7 @@
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapRender
+import PhoneScreen
 
 extension MapPanel {
     /// The zoom buttons that still do something: zoom in below the deepest zoom, zoom out above

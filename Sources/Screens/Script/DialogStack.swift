@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import PhoneScreen
 
 /// A dialog on the screen: which, what it says and when it opened.
 public struct OpenDialog: Hashable, Sendable, Codable {

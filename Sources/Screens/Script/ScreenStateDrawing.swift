@@ -1,6 +1,7 @@
 import FrameRequest
 import MapGeometry
 import MapRender
+import PhoneScreen
 
 /// How a screen state is drawn: the `Scene` MapRender composites, and the phone chrome.
 ///

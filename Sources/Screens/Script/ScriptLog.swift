@@ -1,6 +1,7 @@
 import FrameRequest
 import MapGeometry
 import MapRender
+import PhoneScreen
 
 /// One frame of a played script: the state to draw and what happened to get there.
 public struct ScriptFrame: Hashable, Sendable, Codable {

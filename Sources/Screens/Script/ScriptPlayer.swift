@@ -3,6 +3,7 @@ import FrameRequest
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import StrictJSON
 
 /// Plays a script against the app's screens, without drawing anything.

@@ -1,9 +1,13 @@
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// Draws the itinerary's stage counter, such as "3/12", in a small rounded label centred at the
 /// top of the map panel (`StageCounterStyle`).
 public struct StageCounterPainter: OverlayPainter, SceneLayer {
+    /// The counter stays readable over the map objects.
+    public var isOverMapObjects: Bool { true }
+
     public var stage: EmphasisedStage
 
     public init(stage: EmphasisedStage) {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// A modal dialog as the screen shows it: a title, a message, the buttons (none, one or two,
 /// left to right) and, while something is in flight, a spinner. The wording is the screen's;
@@ -46,7 +47,7 @@ public struct AlertDialogPainter: OverlayPainter, SceneLayer {
         func lines(_ text: String, size: Double, bold: Bool) -> [String] {
             canvas.setFont(size: size, bold: bold)
             guard !text.isEmpty else { return [] }
-            return AttributionPainter.wrap(text, maxLines: style.maxLines) { canvas.textWidth($0) <= textWidth }
+            return canvas.wrap(text, width: textWidth, maxLines: style.maxLines)
         }
         let title = lines(dialog.title, size: style.titleFontSize, bold: true)
         let message = lines(dialog.message, size: style.messageFontSize, bold: false)

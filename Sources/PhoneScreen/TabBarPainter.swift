@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// Draws the main menu along the bottom of a chrome frame (app spec 5): five functions, each
 /// with a vector icon above its label, the active one on a blue background.

@@ -1,10 +1,14 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// Draws the Photomap's loading indicator centred near the top of the map panel: a spinner and
 /// a word (`LoadingIndicatorStyle`).
 public struct LoadingIndicatorPainter: OverlayPainter, SceneLayer {
+    /// The indicator stays readable over the map objects.
+    public var isOverMapObjects: Bool { true }
+
     /// The word beside the spinner, such as "Loading photos".
     public var label: String
 

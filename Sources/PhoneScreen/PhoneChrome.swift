@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// What the iPhone screen shows around the map panel (app spec 5 and 6.2): the white status
 /// bar, the green toolbar with its buttons and commentary panel, and the tab bar with the
@@ -7,7 +8,7 @@ import MapGeometry
 ///
 /// The chrome is content only; `StatusBarPainter`, `ToolbarPainter` and `TabBarPainter` draw
 /// it in the theme's `PhoneChromeStyle`.
-public struct PhoneChrome: Hashable, Sendable {
+public struct PhoneChrome: ScreenChrome {
     /// The status bar's height in logical pixels.
     public static let statusBarHeight = 20
     /// The toolbar's height in logical pixels.
@@ -19,9 +20,12 @@ public struct PhoneChrome: Hashable, Sendable {
     /// The map panel's top edge, below the status bar and the toolbar.
     public static let mapPanelTop = statusBarHeight + toolbarHeight
 
-    /// The map panel inside a `frame` with chrome: the frame less the chrome's bars.
-    public static func mapPanel(in frame: Viewport) -> Viewport {
-        Viewport(width: frame.width, height: frame.height - height, scale: frame.scale)
+    public var heightAbove: Int { Self.mapPanelTop }
+    public var heightBelow: Int { Self.tabBarHeight }
+
+    /// The status bar, toolbar and tab bar, each drawing in the whole frame.
+    public var painters: [any OverlayPainter] {
+        [StatusBarPainter(clock: clock), ToolbarPainter(chrome: self), TabBarPainter(activeTab: activeTab)]
     }
 
     /// The five functions of the main menu, left to right.

@@ -1,3 +1,5 @@
+import MapRender
+
 /// Which of its states the geolocation button's spinning arrow shows (app spec 6.8): the app
 /// turned it through 8 states, 45 degrees apart, while a geolocation ran.
 public struct GeolocationSpinner: Hashable, Sendable, Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// Draws the green toolbar under the status bar (app spec 6.2): bordered buttons from the left
 /// and from the right, and between them the commentary panel, an instruction ("Set start") or

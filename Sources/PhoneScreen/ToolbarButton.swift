@@ -1,4 +1,5 @@
 import MapGeometry
+import MapRender
 
 /// A button on the toolbar above a map panel, which a screen enables or greys out; each is
 /// drawn with its own glyph.

@@ -1,3 +1,5 @@
+import MapRender
+
 /// The four steps of the journey planner's three-taps flow (app spec 6.2), which decide its
 /// commentary and which toolbar buttons are enabled. The planner (Screens' `JourneyPlanner`)
 /// and a scene file's chrome both read them from here.

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 import Payloads
 
 /// A photo opened from the Photomap: its number, its caption and its image, decoded once when the
@@ -110,7 +111,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
         canvas.setFont(size: style.captionFontSize)
         let textWidth = frameWidth - 2 * style.margin
         let lines = view.caption.isEmpty
-            ? [] : AttributionPainter.wrap(view.caption, maxLines: style.captionMaxLines) { canvas.textWidth($0) <= textWidth }
+            ? [] : canvas.wrap(view.caption, width: textWidth, maxLines: style.captionMaxLines)
         let step = style.captionFontSize * style.captionLineHeight
         var y = bar.maxY + style.margin
         let captionLines = lines.map { line -> (String, Double) in

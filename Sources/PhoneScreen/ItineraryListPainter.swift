@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import MapRender
 
 /// The itinerary's list of stages as the screen shows it: the route's name and a line about
 /// it, then one row per stage (its street, its turn, its distance and time), one of them
@@ -37,6 +38,9 @@ public struct ItineraryList: Hashable, Sendable, Codable {
 /// Draws the itinerary's list over the whole map panel (`ItineraryListStyle`). Rows that do not
 /// fit below the header are scrolled away from the top, so that the selected one shows.
 public struct ItineraryListPainter: OverlayPainter, SceneLayer {
+    /// The list covers the map, map objects and all.
+    public var isOverMapObjects: Bool { true }
+
     public var list: ItineraryList
 
     public init(list: ItineraryList) {

@@ -1,4 +1,5 @@
 import MapGeometry
+import MapRender
 
 /// Draws the iPhone status bar across the top of a chrome frame: white, as the app kept it
 /// (spec 5), with signal bars on the left, the clock in the middle and a battery on the right.

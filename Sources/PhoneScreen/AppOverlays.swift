@@ -1,0 +1,118 @@
+import MapGeometry
+import MapRender
+import Payloads
+
+/// The CycleStreets app's overlays on a scene: the markers, route, photos, location ring,
+/// transit journey and attribution of its map screens, and what it puts over the map (the
+/// stage counter, the loading indicator and the itinerary's list), in the spec's z-order.
+extension Scene {
+    /// A scene of the app's overlays, layered in the spec's z-order (`Overlays.layers`).
+    public init(
+        viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
+        start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
+        photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
+        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil, chrome: PhoneChrome? = nil
+    ) {
+        let overlays = Overlays(
+            start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
+            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList
+        )
+        self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
+    }
+
+    /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
+    /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
+    /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
+    /// above it, the stage counter or the loading indicator at the top of the panel, and the
+    /// itinerary's list over all of them.
+    public struct Overlays: Hashable, Sendable {
+        public var start: Coordinate?
+        public var finish: Coordinate?
+        /// The planned route, every part of it; nil when there is none.
+        public var route: RouteLine?
+        public var photos: [Photo]
+        public var location: LocationFix?
+        /// A public-transport journey, drawn above the location ring and below the markers,
+        /// with its sentence above the attribution.
+        public var transit: TransitMap?
+        public var attribution: AttributionMode
+        /// The itinerary stage drawn with emphasis. Not part of the scene file format; scripts set it.
+        public var emphasisedStage: EmphasisedStage?
+        /// The loading indicator's word while something loads; nil when nothing does. Scripts set it.
+        public var loading: String?
+        /// The itinerary's list of stages, covering the map. Scripts set it.
+        public var itineraryList: ItineraryList?
+
+        public init(
+            start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
+            location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
+            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil
+        ) {
+            self.start = start
+            self.finish = finish
+            self.route = route
+            self.photos = photos
+            self.location = location
+            self.transit = transit
+            self.attribution = attribution
+            self.emphasisedStage = emphasisedStage
+            self.loading = loading
+            self.itineraryList = itineraryList
+        }
+
+        /// The overlays as layers, bottom to top.
+        public var layers: [any SceneLayer] {
+            var layers: [any SceneLayer] = []
+            if let location { layers.append(LocationRingPainter(fix: location)) }
+            if let transit { layers.append(TransitPainter(map: transit)) }
+            layers += photos.map(PhotoPinPainter.init(photo:)) as [any SceneLayer]
+            if let start { layers.append(WispMarkerPainter(coordinate: start, role: .start)) }
+            if let finish { layers.append(WispMarkerPainter(coordinate: finish, role: .finish)) }
+            if let route { layers.append(RoutePainter(route: route)) }
+            if let emphasisedStage { layers.append(StageEmphasisPainter(stage: emphasisedStage)) }
+            if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
+            if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
+            if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
+            if let loading { layers.append(LoadingIndicatorPainter(label: loading)) }
+            if let itineraryList { layers.append(ItineraryListPainter(list: itineraryList)) }
+            return layers
+        }
+
+        /// Whether `layer` is one of the kinds these overlays make.
+        static func makes(_ layer: any SceneLayer) -> Bool {
+            layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
+                || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
+                || layer is ItineraryListPainter
+        }
+    }
+
+    /// The app's overlays as the layers show them. Setting them lays the app's overlays out
+    /// afresh in the spec's z-order, with any layers of other kinds (`MapObject`), in their
+    /// order, over the map's overlays and under the attribution and what the app draws over it.
+    public var overlays: Overlays {
+        get {
+            var overlays = Overlays(attribution: .hidden)
+            for layer in layers {
+                switch layer {
+                case let ring as LocationRingPainter: overlays.location = ring.fix
+                case let transit as TransitPainter: overlays.transit = transit.map
+                case let pin as PhotoPinPainter: overlays.photos.append(pin.photo)
+                case let marker as WispMarkerPainter where marker.role == .start: overlays.start = marker.coordinate
+                case let marker as WispMarkerPainter: overlays.finish = marker.coordinate
+                case let route as RoutePainter: overlays.route = route.route
+                case let stage as StageEmphasisPainter: overlays.emphasisedStage = stage.stage
+                case let attribution as AttributionLayer: overlays.attribution = attribution.mode
+                case let indicator as LoadingIndicatorPainter: overlays.loading = indicator.label
+                case let list as ItineraryListPainter: overlays.itineraryList = list.list
+                default: break
+                }
+            }
+            return overlays
+        }
+        set {
+            let laid = newValue.layers, others = layers.filter { !Overlays.makes($0) }
+            let over = laid.firstIndex { $0.isOverMapObjects } ?? laid.endIndex
+            layers = Array(laid[..<over]) + others + Array(laid[over...])
+        }
+    }
+}
