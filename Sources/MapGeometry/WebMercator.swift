@@ -69,8 +69,13 @@ public enum WebMercator {
     public static let inputLatitudeRange = -maxInputLatitude...maxInputLatitude
     /// The longitudes inputs may give, west to east.
     public static let longitudeRange = -180.0...180.0
-    /// Ground metres per pixel at the equator at zoom 0 on 256-pixel tiles.
-    public static let equatorMetresPerPixelAtZoom0 = 156_543.03392
+    /// The sphere's radius in metres: WGS 84's semi-major axis, as EPSG:3857 takes it.
+    public static let sphereRadius = 6_378_137.0
+    /// Metres from the projection's origin to each edge of the square world (half the equator):
+    /// 20037508.342789244.
+    public static let halfWorldMetres = Double.pi * sphereRadius
+    /// Ground metres per pixel at the equator at zoom 0 on 256-pixel tiles: 156543.03392804097.
+    public static let equatorMetresPerPixelAtZoom0 = 2 * halfWorldMetres / tileSize
 
     /// The world's side in pixels at a (possibly fractional) zoom.
     public static func worldSize(zoom: Double) -> Double {

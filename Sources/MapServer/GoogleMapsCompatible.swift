@@ -18,17 +18,10 @@ enum GoogleMapsCompatible {
     /// the size of the source's own tiles.
     static let tileSize = TileSource.standardTileSize
 
-    /// The sphere's radius in metres: WGS 84's semi-major axis, as EPSG:3857 takes it.
-    private static let sphereRadius = 6_378_137.0
-
-    /// Metres from the projection's origin to each edge of the square world (half the equator):
-    /// 20037508.342789244.
-    static let halfWorld = Double.pi * sphereRadius
-
     /// Ground metres a pixel covers at the equator at `zoom`: TMS's units-per-pixel, and
     /// 156543.03392804097 at zoom 0.
     static func metresPerPixel(zoom: Int) -> Double {
-        2 * halfWorld / Double(tileSize * TileID.tilesPerSide(zoom: zoom))
+        WebMercator.equatorMetresPerPixelAtZoom0 / Double(TileID.tilesPerSide(zoom: zoom))
     }
 
     /// The side of WMTS's standardised rendering pixel, in metres (0.28 mm, OGC 07-057r7 6.1).

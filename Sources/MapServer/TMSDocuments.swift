@@ -30,7 +30,7 @@ enum TMSDocuments {
 
     /// `GET /tms/1.0.0/{style}`: the style's grid, tile format and zooms.
     static func tileMap(_ source: TileSource, base: String) -> String {
-        let corner = GoogleMapsCompatible.halfWorld
+        let corner = WebMercator.halfWorldMetres
         let size = String(GoogleMapsCompatible.tileSize)
         var xml = XMLWriter()
         xml.element("TileMap", ["version": "1.0.0", "tilemapservice": base + path]) { xml in

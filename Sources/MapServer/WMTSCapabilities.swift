@@ -82,7 +82,7 @@ enum WMTSCapabilities {
             xml.element("ows:Identifier", text: GoogleMapsCompatible.identifier)
             xml.element("ows:SupportedCRS", text: GoogleMapsCompatible.crs)
             xml.element("WellKnownScaleSet", text: GoogleMapsCompatible.wellKnownScaleSet)
-            let corner = GoogleMapsCompatible.halfWorld
+            let corner = WebMercator.halfWorldMetres
             for zoom in 0...deepestZoom {
                 let side = String(TileID.tilesPerSide(zoom: zoom))
                 xml.element("TileMatrix") { xml in
