@@ -179,10 +179,7 @@ public enum MapboxStaticMap {
             return value
         }
         func colour(_ text: Substring, _ name: String) throws(JSONFieldError) -> Colour {
-            guard let colour = GeoJSONOverlay.colour(text) else {
-                throw JSONFieldError(path: "\(label) (path \(name))", message: "'\(text.prefix(20))' is not a colour; expected 3 or 6 hexadecimal digits")
-            }
-            return colour
+            try hexColour(text, path: "\(label) (path \(name))")
         }
         var width = GeoJSONOverlay.defaultStrokeWidth
         var stroke = GeoJSONOverlay.defaultStroke
@@ -223,16 +220,21 @@ public enum MapboxStaticMap {
         return Path(points: points, colour: stroke, width: width, fill: fill)
     }
 
+    /// A colour as Mapbox writes one, 3 or 6 hexadecimal digits without `#`; `path` names it in the error.
+    private static func hexColour(_ text: Substring, path: String) throws(JSONFieldError) -> Colour {
+        guard let colour = GeoJSONOverlay.colour(text) else {
+            throw JSONFieldError(path: path, message: "'\(text.prefix(20))' is not a colour; expected 3 or 6 hexadecimal digits")
+        }
+        return colour
+    }
+
     /// `pin-s` or `pin-l`, then `-{label}` and `+{colour}`, each optional, at `lon,lat`.
     private static func pin(_ name: Substring, at position: Substring, label: String) throws(JSONFieldError) -> Marker {
         let size: Marker.Size = name.hasPrefix("pin-l") ? .large : .medium
         var rest = name.dropFirst(5)
         var colour = GeoJSONOverlay.defaultMarkerColour
         if let plus = rest.lastIndex(of: "+") {
-            guard let read = GeoJSONOverlay.colour(rest[rest.index(after: plus)...]) else {
-                throw JSONFieldError(path: "\(label) (pin colour)", message: "'\(rest[rest.index(after: plus)...].prefix(20))' is not a colour; expected 3 or 6 hexadecimal digits")
-            }
-            colour = read
+            colour = try hexColour(rest[rest.index(after: plus)...], path: "\(label) (pin colour)")
             rest = rest[..<plus]
         }
         var glyph = Marker.Glyph.none
