@@ -27,7 +27,7 @@ struct HeldStorageTests {
         try await SharedCacheRig.with(instances: 2) { rig in
             let (server, other) = (rig.instances[0], rig.instances[1])
             let held = Array(Self.block.prefix(4)), waiting = Array(Self.block.dropFirst(4))
-            for tile in held { #expect(try await HTTP.get(server.url(Self.path(tile))).status == 200) }
+            for tile in held { #expect(try await TestHTTP.get(server.url(Self.path(tile))).status == 200) }
             // Routes this instance has never read, so it must read them from the database.
             var routes: [String] = []
             for _ in 0..<4 { routes.append(try await other.postRoute()) }
@@ -66,7 +66,7 @@ struct HeldStorageTests {
             )
             defer { server.stop() }
             let held = Array(Self.block.prefix(4)), waiting = Array(Self.block.dropFirst(4))
-            for tile in held { #expect(try await HTTP.get(server.url(Self.path(tile))).status == 200) }
+            for tile in held { #expect(try await TestHTTP.get(server.url(Self.path(tile))).status == 200) }
             var routes: [String] = []
             for _ in 0..<4 { routes.append(try await server.postRoute()) }
 

@@ -278,9 +278,9 @@ struct PMTilesCommandTests {
                 ["--cache", pmtiles, "--cache-dir", workspace.path("routes"), "--offline", "--missing", "404"], in: workspace.directory
             )
             defer { server.stop() }
-            let answer = try await HTTP.get(server.url("tiles/osm/16/\(centre.x)/\(centre.y).png"))
+            let answer = try await TestHTTP.get(server.url("tiles/osm/16/\(centre.x)/\(centre.y).png"))
             #expect(answer.status == 200 && answer.body.map { String(format: "%02x", $0) }.joined() == stored.standardOutput)
-            #expect(try await HTTP.get(server.url("tiles/osm/3/1/1.png")).status == 404, "a tile the archive lacks")
+            #expect(try await TestHTTP.get(server.url("tiles/osm/3/1/1.png")).status == 404, "a tile the archive lacks")
 
             // A root of two leaves: the first good, the second pointing past the tile data.
             let good = Data("good".utf8)
@@ -298,7 +298,7 @@ struct PMTilesCommandTests {
                 ["--cache", damaged, "--cache-dir", workspace.path("routes"), "--offline", "--missing", "404"], in: workspace.directory
             )
             defer { second.stop() }
-            let bad = try await HTTP.get(second.url("tiles/osm/1/0/1.png"))
+            let bad = try await TestHTTP.get(second.url("tiles/osm/1/0/1.png"))
             #expect(bad.status == 404, "\(bad.status) \(String(decoding: bad.body, as: UTF8.self))")
         }
     }

@@ -24,7 +24,7 @@ struct SharedCacheTests {
         try await SharedCacheRig.with(instances: 2, upstreamDelay: 0.4) { rig in
             let answers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<20 {
-                    group.addTask { try await HTTP.get(rig.instances[index % 2].url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status }
+                    group.addTask { try await TestHTTP.get(rig.instances[index % 2].url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -37,10 +37,10 @@ struct SharedCacheTests {
     func tileSharedBetweenInstances() async throws {
         try await SharedCacheRig.with(instances: 2) { rig in
             let path = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
-            let first = try await HTTP.get(rig.instances[0].url(path))
+            let first = try await TestHTTP.get(rig.instances[0].url(path))
             #expect(first.status == 200)
             #expect(rig.upstream.requests.count == 1)
-            let second = try await HTTP.get(rig.instances[1].url(path))
+            let second = try await TestHTTP.get(rig.instances[1].url(path))
             #expect(second.status == 200 && second.body == first.body)
             #expect(rig.upstream.requests.count == 1, "the second instance asked the upstream: \(rig.upstream.requests.map(\.path))")
         }
@@ -50,12 +50,12 @@ struct SharedCacheTests {
     func routeSharedBetweenInstances() async throws {
         try await SharedCacheRig.with(instances: 2) { rig in
             let id = try await rig.instances[0].postRoute()
-            let listed = try await HTTP.get(rig.instances[1].url("routes"))
+            let listed = try await TestHTTP.get(rig.instances[1].url("routes"))
             #expect(String(decoding: listed.body, as: UTF8.self).contains(id), "\(String(decoding: listed.body, as: UTF8.self))")
             // The route runs through this tile: drawn on it, the tile differs from the base tile.
             let path = "\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
-            let drawn = try await HTTP.get(rig.instances[1].url("routes/\(id)/tiles/local/" + path))
-            let base = try await HTTP.get(rig.instances[1].url("tiles/local/" + path))
+            let drawn = try await TestHTTP.get(rig.instances[1].url("routes/\(id)/tiles/local/" + path))
+            let base = try await TestHTTP.get(rig.instances[1].url("tiles/local/" + path))
             #expect(drawn.status == 200 && base.status == 200)
             #expect(drawn.body != base.body, "the route is not drawn on the other instance's tile")
         }
@@ -69,26 +69,26 @@ struct SharedCacheTests {
             )
             defer { detailed.stop() }
             let held = "tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png"
-            #expect(try await HTTP.get(server.url(held)).status == 200)
+            #expect(try await TestHTTP.get(server.url(held)).status == 200)
             try await rig.cluster.stop()
             // Held in memory, never cached, and neighbours: memory, then the upstream.
             var statuses: [Int] = []
             for offset in 0..<12 {
                 let tile = TileID(z: 16, x: Self.tile.x + offset % 4, y: Self.tile.y + offset / 4)
-                statuses.append(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
+                statuses.append(try await TestHTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
             }
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             // Anyone may ask /healthz: it says only that the cache is unavailable. The log, and
             // /healthz with --health-details, say where and why.
-            let health = try await HTTP.get(server.url("healthz"))
+            let health = try await TestHTTP.get(server.url("healthz"))
             let healthText = String(decoding: health.body, as: UTF8.self)
             #expect(health.status == 200 && healthText == #"{"reason":"cache unavailable","status":"degraded"}"#, "\(healthText)")
             let fullReason = "cache postgres://mapframe@127.0.0.1:\(rig.cluster.port)/tiles is unavailable"
             #expect(server.child.standardErrorSoFar.contains(fullReason), "\(server.child.standardErrorSoFar.suffix(600))")
-            let detailedText = String(decoding: try await HTTP.get(detailed.url("healthz")).body, as: UTF8.self)
+            let detailedText = String(decoding: try await TestHTTP.get(detailed.url("healthz")).body, as: UTF8.self)
             #expect(detailedText.contains("degraded") && detailedText.contains(fullReason), "\(detailedText)")
             #expect(![healthText, detailedText, server.child.standardErrorSoFar].contains { $0.contains(rig.cluster.password) })
-            let metrics = String(decoding: try await HTTP.get(server.url("metrics")).body, as: UTF8.self)
+            let metrics = String(decoding: try await TestHTTP.get(server.url("metrics")).body, as: UTF8.self)
             #expect(metrics.contains(#"mapframe_cache_available{backend="postgres"} 0"#), "\(metrics.split(separator: "\n").filter { $0.contains("available") })")
             #expect(!metrics.contains(rig.cluster.password))
 
@@ -96,13 +96,13 @@ struct SharedCacheTests {
             var recovered = false
             for _ in 0..<40 where !recovered {
                 try await Task.sleep(for: .milliseconds(250))
-                recovered = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
+                recovered = String(decoding: try await TestHTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
             }
             #expect(recovered, "healthz did not return to ok after PostgreSQL came back")
             #expect(server.child.standardErrorSoFar.contains("cache postgres://mapframe@127.0.0.1:\(rig.cluster.port)/tiles is available again"))
             // A tile fetched now is stored in the database again.
             let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
-            #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
+            #expect(try await TestHTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
             let stored = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles")
             #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(stored)")
             #expect(!server.child.standardErrorSoFar.contains(rig.cluster.password))
@@ -113,20 +113,20 @@ struct SharedCacheTests {
     func databaseRefusesStatements() async throws {
         try await SharedCacheRig.with(instances: 1) { rig in
             let server = rig.instances[0]
-            #expect(try await HTTP.get(server.url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status == 200)
+            #expect(try await TestHTTP.get(server.url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")).status == 200)
             // Every statement on the tiles now fails with SQLSTATE 42P01, as it would with 42501
             // for rights taken away: the database answers, but refuses the cache's work.
             try await rig.cluster.psql("ALTER TABLE mapframe_tiles RENAME TO mapframe_tiles_aside", database: "tiles")
             var statuses: [Int] = []
             for offset in 0..<12 {
                 let tile = TileID(z: 16, x: Self.tile.x + offset % 4, y: Self.tile.y + offset / 4)
-                statuses.append(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
+                statuses.append(try await TestHTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status)
             }
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             // Past the second in which a failed statement is remembered: the health check itself
             // must find the table gone.
             try await Task.sleep(for: .seconds(2))
-            let healthText = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self)
+            let healthText = String(decoding: try await TestHTTP.get(server.url("healthz")).body, as: UTF8.self)
             #expect(healthText == #"{"reason":"cache unavailable","status":"degraded"}"#, "\(healthText)")
             let log = server.child.standardErrorSoFar
             #expect(log.contains("is unavailable") && log.contains("42P01"), "\(log.suffix(800))")
@@ -135,7 +135,7 @@ struct SharedCacheTests {
             var recovered = false
             for _ in 0..<60 where !recovered {
                 try await Task.sleep(for: .milliseconds(250))
-                recovered = String(decoding: try await HTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
+                recovered = String(decoding: try await TestHTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
             }
             #expect(recovered, "healthz did not return to ok once the table was back")
             // Tiles fetched now are stored again. On a loaded machine one store may still miss
@@ -144,7 +144,7 @@ struct SharedCacheTests {
             var storedOne = false
             for offset in 7..<17 where !storedOne {
                 let fresh = TileID(z: 16, x: Self.tile.x + offset, y: Self.tile.y)
-                #expect(try await HTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
+                #expect(try await TestHTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)
                 storedOne = try await rig.cluster.psql("SELECT count(*) FROM mapframe_tiles WHERE x = \(fresh.x) AND y = \(fresh.y)", database: "tiles") == "1"
             }
             #expect(storedOne, "no tile fetched after the table came back was stored: \(server.child.standardErrorSoFar.suffix(800))")
@@ -176,7 +176,7 @@ struct SharedCacheTests {
                 for offset in 0..<40 {
                     let tile = TileID(z: 16, x: Self.tile.x + offset % 8, y: Self.tile.y + offset / 8)
                     let started = Date()
-                    let answer = try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png"))
+                    let answer = try await TestHTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png"))
                     answers.append((answer.status, Date().timeIntervalSince(started)))
                 }
                 return answers
@@ -187,7 +187,7 @@ struct SharedCacheTests {
                         var answers: [(status: Int, seconds: Double, body: String, id: String?)] = []
                         for _ in 0..<30 {
                             let started = Date()
-                            let answer = try await HTTP.post(server.url("routes"), body: body, contentType: "application/geo+json")
+                            let answer = try await TestHTTP.post(server.url("routes"), body: body, contentType: "application/geo+json")
                             let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String
                             answers.append((answer.status, Date().timeIntervalSince(started), String(decoding: answer.body, as: UTF8.self), id))
                         }
@@ -202,7 +202,7 @@ struct SharedCacheTests {
             let recovery = ContinuousClock.now + .seconds(20)
             var recoveredID: String?
             while recoveredID == nil, ContinuousClock.now < recovery {
-                let answer = try await HTTP.post(server.url("routes"), body: body, contentType: "application/geo+json")
+                let answer = try await TestHTTP.post(server.url("routes"), body: body, contentType: "application/geo+json")
                 let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String
                 if answer.status == 201, let id { recoveredID = id } else { try await Task.sleep(for: .milliseconds(250)) }
             }
@@ -236,7 +236,7 @@ struct SharedCacheTests {
 
             let tiles = SeedCommandTests.area.tiles.sorted { ($0.z, $0.x, $0.y) < ($1.z, $1.x, $1.y) }
             for tile in tiles {
-                #expect(try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200)
+                #expect(try await TestHTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200)
             }
 
             let rows = try await rig.cluster.psql("""
@@ -266,7 +266,7 @@ struct SharedCacheTests {
             try await rig.cluster.psql("CREATE EXTENSION pg_stat_statements; SELECT pg_stat_statements_reset()", database: "tiles")
             let started = Date()
             for _ in 0..<20 {
-                #expect(try await HTTP.get(server.url("healthz")).status == 200)
+                #expect(try await TestHTTP.get(server.url("healthz")).status == 200)
             }
             let seconds = Date().timeIntervalSince(started)
             let checks = try await rig.cluster.psql("""
@@ -394,44 +394,7 @@ extension ServeProcess {
         let body = """
             {"type": "LineString", "coordinates": [[\(bounds.west - 0.001), \(bounds.south - 0.001)], [\(bounds.east + 0.001), \(bounds.north + 0.001)]]}
             """
-        let answer = try await HTTP.post(url("routes"), body: Data(body.utf8), contentType: "application/geo+json")
-        guard answer.status == 201, let document = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any], let id = document["id"] as? String else {
-            throw TestSetupError(description: "POST /routes answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
-        }
-        return id
-    }
-}
-
-/// Plain HTTP for the tests: a new connection per request, nothing cached.
-enum HTTP {
-    struct Answer {
-        var status: Int
-        var body: Data
-    }
-
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
-
-    static func get(_ url: String) async throws -> Answer {
-        try await send(URLRequest(url: URL(string: url)!))
-    }
-
-    static func post(_ url: String, body: Data, contentType: String) async throws -> Answer {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = "POST"
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        return try await send(request)
-    }
-
-    private static func send(_ request: URLRequest) async throws -> Answer {
-        let (data, response) = try await session.data(for: request)
-        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+        return try await postRoute(geoJSON: body)
     }
 }
 
@@ -464,7 +427,7 @@ struct LoadBalancerTests {
         try await SharedCacheRig.with(instances: 2) { rig in
             // Sixteen tiles, fetched once into the shared cache.
             let tiles = (0..<16).map { TileID(z: 16, x: SharedCacheTests.tile.x + $0 % 4, y: SharedCacheTests.tile.y + $0 / 4) }
-            for tile in tiles { #expect(try await HTTP.get(rig.instances[0].url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
+            for tile in tiles { #expect(try await TestHTTP.get(rig.instances[0].url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
             let balancer = try await LoadBalancer(ports: rig.instances.map(\.port), in: rig.workspace)
             defer { balancer.stop() }
             let paths = tiles.map { "/tiles/local/\($0.z)/\($0.x)/\($0.y).png" }

@@ -50,20 +50,20 @@ struct StaleWhileRevalidateServeTests {
             )
             defer { server.stop() }
             let url = server.url("tiles/local/\(Self.tile.z)/\(Self.tile.x)/\(Self.tile.y).png")
-            let fetched = try await Self.get(url)
+            let fetched = try await TestHTTP.get(url)
             #expect(fetched.status == 200)
-            #expect(fetched.cacheControl.hasSuffix("stale-while-revalidate=7200"), "\(fetched.cacheControl)")
+            #expect(fetched.header("Cache-Control")?.hasSuffix("stale-while-revalidate=7200") == true, "\(fetched.headers)")
             let firstExpiry = try await cluster.psql("SELECT expires_at FROM mapframe_tiles WHERE x = \(Self.tile.x) AND y = \(Self.tile.y)", database: "tiles")
 
             try await Task.sleep(for: .milliseconds(1_500))
             // Slow enough that an answer that waited for it cannot pass for one that did not, whatever
             // else the machine is doing.
             delay.seconds.withLock { $0 = 6 }
-            let answers = try await withThrowingTaskGroup(of: (answer: Answer, took: Duration).self) { group in
+            let answers = try await withThrowingTaskGroup(of: (answer: TestHTTP.Answer, took: Duration).self) { group in
                 for _ in 0..<5 {
                     group.addTask {
                         let started = ContinuousClock.now
-                        let answer = try await Self.get(url)
+                        let answer = try await TestHTTP.get(url)
                         return (answer, ContinuousClock.now - started)
                     }
                 }
@@ -71,7 +71,7 @@ struct StaleWhileRevalidateServeTests {
             }
             for (answer, took) in answers {
                 #expect(answer.status == 200 && answer.body == fetched.body, "\(answer.status)")
-                #expect(answer.cacheControl.hasPrefix("public, max-age=0, stale-while-revalidate="), "\(answer.cacheControl)")
+                #expect(answer.header("Cache-Control")?.hasPrefix("public, max-age=0, stale-while-revalidate=") == true, "\(answer.headers)")
                 #expect(took < .seconds(4), "waited \(took) for a 6 s upstream")
             }
             try await waitUntil("the revalidation reaches the upstream") { upstream.requestCount(for: upstreamPath(Self.tile)) == 2 }
@@ -81,22 +81,6 @@ struct StaleWhileRevalidateServeTests {
             }
             #expect(upstream.requestCount(for: upstreamPath(Self.tile)) == 2, "one revalidation for five requests")
         }
-    }
-
-    struct Answer: Sendable {
-        var status: Int
-        var cacheControl: String
-        var body: Data
-    }
-
-    /// A GET on a connection of its own, nothing cached on the way.
-    static func get(_ url: String) async throws -> Answer {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        let (data, response) = try await URLSession(configuration: configuration).data(for: URLRequest(url: URL(string: url)!))
-        let http = response as? HTTPURLResponse
-        return Answer(status: http?.statusCode ?? 0, cacheControl: http?.value(forHTTPHeaderField: "Cache-Control") ?? "", body: data)
     }
 }
 

@@ -63,7 +63,7 @@ struct StorageFaultTests {
             try await waitUntil("the log says the route store was removed") {
                 rig.server.child.standardErrorSoFar.contains("route store \(rig.workspace.path("cache/routes.sqlite")) is unavailable: the file was removed while in use")
             }
-            let post = try await HTTP.post(rig.server.url("routes"), body: Data(Self.route.utf8), contentType: "application/geo+json")
+            let post = try await TestHTTP.post(rig.server.url("routes"), body: Data(Self.route.utf8), contentType: "application/geo+json")
             #expect(post.status == 503, "a route that cannot be kept is not acknowledged: \(post.status)")
             try await rig.expectServedDegraded(because: "cache \(rig.workspace.path("cache/local.mbtiles")) is unavailable: the file was removed while in use")
         }
@@ -88,10 +88,10 @@ struct StorageFaultTests {
             let files = ["cache/routes.sqlite-shm", "cache/local.mbtiles-shm"].map(rig.workspace.path)
             for file in files { try Immutability.set(true, on: file) }
             defer { for file in files { try? Immutability.set(false, on: file) } }
-            let post = try await HTTP.post(rig.server.url("routes"), body: Data(Self.route.utf8), contentType: "application/geo+json")
+            let post = try await TestHTTP.post(rig.server.url("routes"), body: Data(Self.route.utf8), contentType: "application/geo+json")
             #expect(post.status == 503, "\(post.status): \(String(decoding: post.body, as: UTF8.self))")
             // Never asked for: looked up in the cache, fetched, and stored (a write to the -shm's memory).
-            let cold = try await HTTP.get(rig.server.url("tiles/local/16/32800/21730.png"))
+            let cold = try await TestHTTP.get(rig.server.url("tiles/local/16/32800/21730.png"))
             #expect(cold.status == 200)
             try await rig.expectServedDegraded(because: "its -shm file can no longer be written")
             rig.server.child.send(SIGTERM)
@@ -113,10 +113,10 @@ struct StorageFaultTests {
         /// only the public reason; the log saying `because`.
         func expectServedDegraded(because: String) async throws {
             for tile in StorageFaultTests.block {
-                let answer = try await HTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png"))
+                let answer = try await TestHTTP.get(server.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png"))
                 #expect(answer.status == 200, "\(tile): \(answer.status)")
             }
-            let health = try await HTTP.get(server.url("healthz"))
+            let health = try await TestHTTP.get(server.url("healthz"))
             #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == #"{"reason":"cache unavailable","status":"degraded"}"#)
             try await waitUntil("the log says: \(because)") { server.child.standardErrorSoFar.contains(because) }
             #expect(!server.child.standardErrorSoFar.contains("status=500"))
@@ -131,13 +131,13 @@ struct StorageFaultTests {
             let style = try workspace.writeStyle(upstream: upstream)
             let arguments = ["--cache-dir", workspace.path("cache"), "--style-file", style]
             let filling = try await ServeProcess.start(arguments, in: workspace.directory)
-            for tile in block { #expect(try await HTTP.get(filling.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
-            #expect(try await HTTP.post(filling.url("routes"), body: Data(route.utf8), contentType: "application/geo+json").status == 201)
+            for tile in block { #expect(try await TestHTTP.get(filling.url("tiles/local/\(tile.z)/\(tile.x)/\(tile.y).png")).status == 200) }
+            #expect(try await TestHTTP.post(filling.url("routes"), body: Data(route.utf8), contentType: "application/geo+json").status == 201)
             filling.stop()
             let server = try await ServeProcess.start(arguments, in: workspace.directory)
             defer { server.stop() }
             // One tile outside the block, so that the cache's connection has read the file.
-            #expect(try await HTTP.get(server.url("tiles/local/16/32790/21730.png")).status == 200)
+            #expect(try await TestHTTP.get(server.url("tiles/local/16/32790/21730.png")).status == 200)
             try await body(Rig(workspace: workspace, style: style, server: server))
         }
     }

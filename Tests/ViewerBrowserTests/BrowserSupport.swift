@@ -16,22 +16,6 @@ extension ServeProcess {
     static func offline(cacheDirectory: String, in scratch: TemporaryDirectory) async throws -> ServeProcess {
         try await start(["--cache-dir", cacheDirectory, "--offline"], in: scratch.url)
     }
-
-    /// POSTs a GeoJSON route and returns its id.
-    func postRoute(geoJSON: String) async throws -> String {
-        var request = URLRequest(url: URL(string: url("routes"))!)
-        request.httpMethod = "POST"
-        request.setValue("application/geo+json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(geoJSON.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let body = String(decoding: data, as: UTF8.self)
-        guard status == 201,
-              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let id = document["id"] as? String
-        else { throw BrowserTestError(description: "POST /routes answered \(status): \(body)") }
-        return id
-    }
 }
 
 /// Headless Chromium, as Debian's `chromium` package installs it.
