@@ -125,7 +125,9 @@ public enum CacheLocation: Sendable, Equatable {
         }
     }
 
-    private static func makeDirectory(_ directory: String) throws(CacheError) {
+    /// Makes `directory`, and any folder above it that is missing, for the files a store keeps
+    /// there. Blocks.
+    public static func makeDirectory(_ directory: String) throws(CacheError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
