@@ -2,8 +2,7 @@ import Foundation
 
 /// Where a command finds its tile caches: one given MBTiles file for every style, one file per
 /// style (`<style>.mbtiles`) in a directory, one PMTiles archive for every style (only read), or
-/// a PostgreSQL database shared by several instances, holding every style's tiles and the stored
-/// routes.
+/// a PostgreSQL database shared by several instances, holding every style's tiles.
 public enum CacheLocation: Sendable, Equatable {
     case file(String)
     case directory(String)
@@ -91,23 +90,6 @@ public enum CacheLocation: Sendable, Equatable {
             if readOnly, FileManager.default.fileExists(atPath: path) { return try MBTilesCache(openingExisting: path) }
             try Self.makeDirectory(directory)
             return try MBTilesCache(creatingIfNeeded: path)
-        }
-    }
-
-    /// Opens the store of routes the server draws: `routes.sqlite` in a directory (made if
-    /// missing), or the database's routes; nil for a single file or an archive, which have no
-    /// place for them.
-    public func openRouteStore(quota: RouteQuota) async throws(CacheError) -> (any RouteStore)? {
-        switch self {
-        case .postgres(let address):
-            return try await Self.postgresRouteStore(address, quota: quota)
-        case .directory(let directory):
-            return try await onStorageThreads(cache: directory) { () throws(CacheError) in
-                try Self.makeDirectory(directory)
-                return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
-            }
-        case .file, .archive:
-            return nil
         }
     }
 
