@@ -97,6 +97,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The routes the server keeps for its tiles to draw, in an SQLite file or the shared
+        // PostgreSQL database, opened through TileStore's file and database plumbing.
+        .target(
+            name: "RouteStore",
+            dependencies: [
+                "MapGeometry", "BlockingWork", "TileStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // GTFS feeds (a folder or a zip) and GTFS-realtime vehicle positions, read a file at a time.
         .target(
             name: "GTFS",
@@ -143,7 +154,8 @@ let package = Package(
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "FramePipeline", "FrameExplain", "FrameRequest", "Payloads", "ImageCodec", "StrictJSON", "GTFS", "BlockingWork",
+                "MapGeometry", "TileStore", "RouteStore", "MapRender", "FramePipeline", "FrameExplain", "FrameRequest", "Payloads", "ImageCodec", "StrictJSON", "GTFS",
+                "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -164,8 +176,8 @@ let package = Package(
         .target(
             name: "MapFrameCLI",
             dependencies: [
-                "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles", "GoldenCheck", "ImageCodec",
-                "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
+                "MapGeometry", "TileStore", "RouteStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles",
+                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
                 .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -227,6 +239,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "RouteStoreTests", dependencies: ["MapFrameTestSupport", "RouteStore", "MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "PhoneScreen", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON"],
             swiftSettings: swiftSettings
@@ -272,7 +285,8 @@ let package = Package(
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator", "MapGeometry", "mapframe",
+                "MapFrameTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
+                "MapGeometry", "mapframe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapGeometry
+import RouteStore
 import TileStore
 
 extension CacheCommand {

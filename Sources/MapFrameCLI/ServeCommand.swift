@@ -7,6 +7,7 @@ import Logging
 import MapServer
 import NIOCore
 import NIOPosix
+import RouteStore
 import TileStore
 
 /// `mapframe serve`: cached and composited tiles, routes and frames over HTTP.

@@ -10,6 +10,7 @@ import MapGeometry
 import MapRender
 import Metrics
 import Prometheus
+import RouteStore
 import ServiceLifecycle
 import TileStore
 import UnixSignals

@@ -3,6 +3,7 @@ import FramePipeline
 import GTFS
 import Logging
 import Payloads
+import RouteStore
 import TileStore
 
 /// Everything `mapframe serve` is told.

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import MapGeometry
 import NIOCore
+import RouteStore
 import TileStore
 
 /// The stored routes' handlers: writes are checked (`WriteAccess`), rate-limited per client and

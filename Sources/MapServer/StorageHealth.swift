@@ -1,4 +1,5 @@
 import Logging
+import RouteStore
 import Synchronization
 import TileStore
 

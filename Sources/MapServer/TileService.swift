@@ -8,6 +8,7 @@ import MapGeometry
 import MapRender
 import Metrics
 import NIOCore
+import RouteStore
 import Synchronization
 import TileStore
 

@@ -2,8 +2,7 @@ import Foundation
 
 /// Where a command finds its tile caches: one given MBTiles file for every style, one file per
 /// style (`<style>.mbtiles`) in a directory, one PMTiles archive for every style (only read), or
-/// a PostgreSQL database shared by several instances, holding every style's tiles and the stored
-/// routes.
+/// a PostgreSQL database shared by several instances, holding every style's tiles.
 public enum CacheLocation: Sendable, Equatable {
     case file(String)
     case directory(String)
@@ -94,23 +93,6 @@ public enum CacheLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens the store of routes the server draws: `routes.sqlite` in a directory (made if
-    /// missing), or the database's routes; nil for a single file or an archive, which have no
-    /// place for them.
-    public func openRouteStore(quota: RouteQuota) async throws(CacheError) -> (any RouteStore)? {
-        switch self {
-        case .postgres(let address):
-            return try await Self.postgresRouteStore(address, quota: quota)
-        case .directory(let directory):
-            return try await onStorageThreads(cache: directory) { () throws(CacheError) in
-                try Self.makeDirectory(directory)
-                return try SQLiteRouteStore(path: directory + "/routes.sqlite", quota: quota)
-            }
-        case .file, .archive:
-            return nil
-        }
-    }
-
     /// The styles whose tiles the location holds: every style in a database, each `.mbtiles`
     /// file's in a directory, and a file's or an archive's own name.
     public func storedStyles() async throws(CacheError) -> [String] {
@@ -125,7 +107,9 @@ public enum CacheLocation: Sendable, Equatable {
         }
     }
 
-    private static func makeDirectory(_ directory: String) throws(CacheError) {
+    /// Makes `directory`, and any folder above it that is missing, for the files a store keeps
+    /// there. Blocks.
+    public static func makeDirectory(_ directory: String) throws(CacheError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

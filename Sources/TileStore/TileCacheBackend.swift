@@ -81,7 +81,7 @@ extension TileCacheBackend {
 /// Storage that cannot be used now, and why, in full: for the log, and for `/healthz` only
 /// where operators alone reach it.
 public struct Unavailability: Sendable, Equatable, CustomStringConvertible {
-    /// What cannot be used: "cache PATH", "route store PATH", "cache postgres://…".
+    /// What cannot be used, named with its kind: "cache PATH", "cache postgres://…".
     public var storage: String
     public var reason: String
 

@@ -2,8 +2,8 @@ import Foundation
 import MapFrameTestSupport
 import MapGeometry
 import MapServer
+import RouteStore
 import Testing
-import TileStore
 #if canImport(Glibc)
 import Glibc
 #endif

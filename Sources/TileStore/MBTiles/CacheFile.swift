@@ -4,7 +4,7 @@ import Foundation
 /// database at all, whether it is in write-ahead-log mode, and whether MapFrame may write it.
 /// SQLite itself opens any file, says "file is not a database" only at the first query, and
 /// falls back to reading a file it cannot write without a word.
-struct CacheFile {
+public struct CacheFile {
     let path: String
     let exists: Bool
     /// The file's first 100 bytes (SQLite's header), or all of a shorter file.
@@ -12,7 +12,8 @@ struct CacheFile {
 
     private static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
-    init(path: String) throws(CacheError) {
+    /// Reads the header of the file at `path`; a missing file is no error (`exists` says so).
+    public init(path: String) throws(CacheError) {
         self.path = path
         exists = FileManager.default.fileExists(atPath: path)
         guard exists else {
@@ -50,7 +51,7 @@ struct CacheFile {
     /// Why the file is cut short, when its header counts more pages than it holds: a file
     /// truncated by hand, a copy broken off, a full disk. Only when no `-wal` file holds pages
     /// yet to be written back, and only where the header's count is current (SQLite 3.7 on).
-    var truncation: String? {
+    public var truncation: String? {
         guard isSQLite, !hasWriteAheadLogPages else { return nil }
         func bigEndian(_ range: Range<Int>) -> Int { header[range].reduce(0) { $0 << 8 | Int($1) } }
         let rawPageSize = bigEndian(16..<18)

@@ -3,13 +3,13 @@ import CSQLite
 import Foundation
 import GRDB
 
-/// What every SQLite file MapFrame opens shares, MBTiles caches and the route store alike: the
-/// connection settings, and SQLite's errors in MapFrame's words.
-enum SQLiteFile {
+/// What every SQLite file MapFrame opens shares, MBTiles caches and the files of stores in
+/// modules above this one alike: the connection settings, and SQLite's errors in MapFrame's words.
+public enum SQLiteFile {
     /// GRDB's settings for a file: other processes' readers and writers are waited for (10 s)
     /// rather than failing with "database is locked", and a writer syncs at checkpoints.
     /// - Parameter statementObserver: told the SQL of every statement run (for measuring).
-    static func configuration(readOnly: Bool, statementObserver: (@Sendable (String) -> Void)? = nil) -> Configuration {
+    public static func configuration(readOnly: Bool, statementObserver: (@Sendable (String) -> Void)? = nil) -> Configuration {
         SQLiteSetup.configure()
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -26,7 +26,7 @@ enum SQLiteFile {
 
     /// Runs `body`, turning SQLite's errors into `CacheError`s that say what failed: a damaged
     /// file, or whether reading or writing did (a full disk above all).
-    static func catching<T>(path: String, operation: String, writing: Bool = false, _ body: () throws -> T) throws(CacheError) -> T {
+    public static func catching<T>(path: String, operation: String, writing: Bool = false, _ body: () throws -> T) throws(CacheError) -> T {
         do {
             return try body()
         } catch let error as CacheError {
@@ -52,7 +52,7 @@ enum SQLiteSetup {
 
 /// Runs `body`, which blocks on the storage named `cache` (a file or a folder), on
 /// `BlockingPool.storage`; once those threads have stopped, the cache is unavailable.
-func onStorageThreads<T: Sendable>(
+public func onStorageThreads<T: Sendable>(
     cache: String, _ body: @escaping @Sendable () throws(CacheError) -> T
 ) async throws(CacheError) -> T {
     try await BlockingPool.storage.run(body) { error in

@@ -16,7 +16,7 @@ import Synchronization
 /// process restarts, and the connection is never touched again, not even closed, since closing
 /// checkpoints through the same shared memory. Callers serve from memory and the upstream, and
 /// `/healthz` says the cache is unavailable.
-final class SQLiteFileGuard: Sendable {
+public final class SQLiteFileGuard: Sendable {
     let path: String
     private let opened: FileIdentity?
     /// Whether SQLite could write the `-shm` file when the connection was opened: if it could
@@ -27,18 +27,18 @@ final class SQLiteFileGuard: Sendable {
     private static let abandoned = Mutex<[any DatabaseReader]>([])
 
     /// Call once the connection is open, so that the `-shm` file is there to be looked at.
-    init(path: String) {
+    public init(path: String) {
         self.path = path
         opened = FileIdentity(path: path)
         sharedMemoryWasWritable = access(path + "-shm", W_OK) == 0 || errno == ENOENT
     }
 
     /// Why the file is no longer used, or nil while it is.
-    var faultReason: String? { fault.withLock { $0 } }
+    public var faultReason: String? { fault.withLock { $0 } }
 
     /// Throws `.unavailable` when the file is no longer to be used, having looked at it now.
     /// `database` is kept from being closed once it is given up on.
-    func check(_ database: any DatabaseReader) throws(CacheError) {
+    public func check(_ database: any DatabaseReader) throws(CacheError) {
         if let reason = faultReason ?? currentFault() {
             giveUp(database, reason: reason)
             throw .unavailable(cache: path, reason: reason)
@@ -46,7 +46,7 @@ final class SQLiteFileGuard: Sendable {
     }
 
     /// Runs `body`, giving the file up when it fails on a damaged page.
-    func watching<T>(_ database: any DatabaseReader, _ body: () throws(CacheError) -> T) throws(CacheError) -> T {
+    public func watching<T>(_ database: any DatabaseReader, _ body: () throws(CacheError) -> T) throws(CacheError) -> T {
         do {
             return try body()
         } catch .damaged(_, _, let message) {

@@ -50,8 +50,8 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     /// Why a build without the `PostgreSQL` trait refuses every database.
     static let notBuiltIn = "this mapframe was built without PostgreSQL (as `make demo` builds it); `swift build` builds it with PostgreSQL"
 
-    /// The refusal of a build without the `PostgreSQL` trait.
-    var notBuiltInError: CacheError { .database(cache: description, operation: "open", message: Self.notBuiltIn) }
+    /// The refusal of a build without the `PostgreSQL` trait: what opening any database there says.
+    public var notBuiltInError: CacheError { .database(cache: description, operation: "open", message: Self.notBuiltIn) }
 
     /// `postgres://USER@HOST:PORT/DB`: safe to show anywhere.
     public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }

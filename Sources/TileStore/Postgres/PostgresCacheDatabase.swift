@@ -42,12 +42,19 @@ public final class PostgresCacheDatabase: Sendable {
     let fetchTurns: PostgresFetchTurns
     private let outage = Mutex<Outage?>(nil)
     /// The last look `unavailableReason()` took at the database, so that the stores sharing it
-    /// (each style's tiles, and the routes) and a health check polled often cost one statement
-    /// a `retryInterval`, not one each.
+    /// (each style's tiles, and any other store kept there) and a health check polled often cost
+    /// one statement a `retryInterval`, not one each.
     private let lastLook = Mutex<(at: Date, reason: String?)?>(nil)
 
-    /// postgres-nio's own logging, which only says what the errors MapFrame reports say.
-    static let quietLogger: Logger = {
+    /// The first key of the two-key advisory locks under which instances take turns at work on
+    /// the database; the second key says what the lock guards, 1 being bringing the schema up to
+    /// date (`PostgresSchema.migrationLock`). Tile fetch turns use one-key locks, whose key space
+    /// PostgreSQL keeps apart from two-key ones.
+    public static let advisoryLockClass: Int32 = 0x4D46
+
+    /// postgres-nio's own logging, which only says what the errors MapFrame reports say: the
+    /// logger for the statements a `run` makes.
+    public static let quietLogger: Logger = {
         var logger = Logger(label: "mapframe.postgres")
         logger.logLevel = .critical
         return logger
@@ -158,7 +165,7 @@ public final class PostgresCacheDatabase: Sendable {
 
     /// Runs `body` with a connection from the pool, waiting for it and having it for at most
     /// `statementTimeout` in all. `operation` names what was being done, for errors.
-    func run<T: Sendable>(
+    public func run<T: Sendable>(
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(CacheError) -> T {
         if let reason = activeOutage() { throw .unavailable(cache: address.description, reason: reason) }

@@ -2,7 +2,9 @@
 /// MapFrame's tables in a shared PostgreSQL database, made and changed only by numbered
 /// migrations. A database records the migrations it has had in `mapframe_schema_migrations`;
 /// each instance applies the ones it lacks when it first connects. A migration, once released,
-/// never changes: a later change is a new migration at the end.
+/// never changes: a later change is a new migration at the end. The tables of stores kept in the
+/// database by modules above this one are made here too, since a database counts its migrations
+/// in one list.
 enum PostgresSchema {
     struct Migration {
         var description: String
@@ -46,9 +48,8 @@ enum PostgresSchema {
             version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
         """
 
-    /// The two-key advisory lock held while migrating. Tile fetch turns use one-key locks,
-    /// whose key space PostgreSQL keeps apart from two-key ones.
-    static let migrationLock: (Int32, Int32) = (0x4D46, 1)
+    /// The two-key advisory lock held while migrating (see `PostgresCacheDatabase.advisoryLockClass`).
+    static let migrationLock: (Int32, Int32) = (PostgresCacheDatabase.advisoryLockClass, 1)
 
     /// The database has migrations this MapFrame does not know: it was made by a newer one.
     struct NewerSchema: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import MapGeometry
+import TileStore
 
 /// A route kept by the server, so that tiles can draw it.
 public struct StoredRoute: Hashable, Sendable {

@@ -2,6 +2,7 @@
 import Foundation
 import MapGeometry
 import PostgresNIO
+import TileStore
 
 /// Routes in a PostgreSQL database that several MapFrame instances share: a route posted to one
 /// instance draws on all of them. The quota holds over the whole database: adds take turns under
@@ -13,7 +14,7 @@ public final class PostgresRouteStore: RouteStore {
     /// instance may be drawn here until it leaves this memory.
     private let recent = LRUCache<String, StoredRoute>(capacity: 256)
     /// The two-key advisory lock that adds take turns under.
-    private static let addLock: (Int32, Int32) = (PostgresSchema.migrationLock.0, 2)
+    private static let addLock: (Int32, Int32) = (PostgresCacheDatabase.advisoryLockClass, 2)
 
     public init(database: PostgresCacheDatabase, quota: RouteQuota = RouteQuota()) {
         self.database = database

@@ -1,8 +1,8 @@
 import Foundation
 import MapFrameTestSupport
 import MapGeometry
+import RouteStore
 import Testing
-import TileStore
 
 @Suite struct RouteStoreTests {
     static let gap = RouteLine(parts: [

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import MapGeometry
 import Synchronization
+import TileStore
 
 /// Routes in an SQLite file of their own, through GRDB: a `DatabasePool`, its tables made by
 /// numbered migrations, each call made on `BlockingPool.storage`. The file gives back the space
