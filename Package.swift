@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TileStore", targets: ["TileStore"]),
         .library(name: "FrameRequest", targets: ["FrameRequest"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "PhoneScreen", targets: ["PhoneScreen"]),
         .library(name: "Payloads", targets: ["Payloads"]),
         .library(name: "GTFS", targets: ["GTFS"]),
     ],
