@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Property-based tests (the description's directions and distances against an independent computation).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -73,6 +75,7 @@ let package = Package(
 
         .target(name: "MapGeometry", swiftSettings: swiftSettings),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        .target(name: "Wording", swiftSettings: swiftSettings),
         // Readers of what other tools write: CycleStreets answers, GPX and GeoJSON routes.
         .target(name: "Payloads", dependencies: ["MapGeometry", "StrictJSON", "CLibXML2"], swiftSettings: swiftSettings),
         .target(name: "ImageCodec", dependencies: ["CPNGCodec", "CJPEGCodec", "CWebPCodec", "CLibDeflate"], swiftSettings: swiftSettings),
@@ -123,11 +126,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
-        .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec", "Wording"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "Wording", "CCairo"], swiftSettings: swiftSettings),
         // The CycleStreets app's screens around and over the map: the phone chrome, dialogs, the
         // photo view, the itinerary's list, and the app's overlays in the spec's z-order.
-        .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "MapRender"], swiftSettings: swiftSettings),
+        .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "Wording", "MapRender"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -137,9 +140,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
-        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "ImageCodec"], swiftSettings: swiftSettings),
+        .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "ImageCodec", "Wording"], swiftSettings: swiftSettings),
         // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
-        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads"], swiftSettings: swiftSettings),
+        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads", "Wording"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         // What asks for a frame: scene files and posted scenes, script headers, frame query strings.
@@ -148,14 +151,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "MapRender", "PhoneScreen", "TileStore", "GTFS", "Transit", "FrameRequest"],
+            name: "Screens", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "Wording", "MapRender", "PhoneScreen", "TileStore", "GTFS", "Transit", "FrameRequest"],
             swiftSettings: swiftSettings
         ),
         .target(name: "UpstreamSimulator", swiftSettings: swiftSettings),
         .target(
             name: "MapServer",
             dependencies: [
-                "MapGeometry", "TileStore", "RouteStore", "MapRender", "FramePipeline", "FrameExplain", "FrameRequest", "Payloads", "ImageCodec", "StrictJSON", "GTFS",
+                "MapGeometry", "TileStore", "RouteStore", "MapRender", "FramePipeline", "FrameExplain", "FrameRequest", "Payloads", "ImageCodec", "StrictJSON", "GTFS", "Wording",
                 "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -178,7 +181,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "RouteStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles",
-                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
+                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS", "Wording",
                 .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -220,12 +223,13 @@ let package = Package(
         .testTarget(
             name: "TransitTests",
             dependencies: [
-                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "PhoneScreen", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "FrameRequest", "Screens", "TileStore",
+                "MapFrameTestSupport", "Transit", "GTFS", "MapRender", "PhoneScreen", "MapGeometry", "ImageCodec", "FrameAudit", "FrameExplain", "FrameRequest", "Screens", "TileStore", "Wording",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "WordingTests", dependencies: ["Wording"], swiftSettings: swiftSettings),
         // SwiftProtobuf, to serialize the realtime messages the tests build with the generated types.
         .testTarget(
             name: "GTFSTests",
@@ -242,7 +246,7 @@ let package = Package(
         ),
         .testTarget(name: "RouteStoreTests", dependencies: ["MapFrameTestSupport", "RouteStore", "MapGeometry"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "PhoneScreen", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON"],
+            name: "MapRenderTests", dependencies: ["MapFrameTestSupport", "MapRender", "PhoneScreen", "FramePipeline", "FixtureTiles", "TileStore", "ImageCodec", "MapGeometry", "Payloads", "StrictJSON", "Wording"],
             swiftSettings: swiftSettings
         ),
         // FramePipeline's own contract, over fixture MBTiles files: frames, the decoded-tile memory,
@@ -267,17 +271,17 @@ let package = Package(
             dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON", "Wording"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScriptGoldenTests",
             dependencies: [
                 "MapFrameTestSupport", "FrameRequest", "Screens", "MapRender", "PhoneScreen", "FramePipeline", "GoldenCheck", "FixtureTiles", "TileStore", "ImageCodec",
-                "MapFrameCLI", "MapGeometry",
+                "MapFrameCLI", "MapGeometry", "Wording",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry"],
+            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "Wording", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),

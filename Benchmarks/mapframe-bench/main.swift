@@ -216,10 +216,10 @@ print(String(format: "  grid index, %d queries, %d on an element (target < 50 µ
 print(String(format: "  scan of every shape, %d queries                     %8.2f µs   same answers: %@", 200, scanned.median, agree ? "yes" : "NO"))
 print(String(format: "  building the index once per frame                   %8.3f ms", buildMilliseconds))
 let describeSmall = medianMilliseconds(iterations: iterations) {
-    _ = ExplainedFrame(scene: scene, tileSet: osm.tileSet).description()
+    _ = try? ExplainedFrame(scene: scene, tileSet: osm.tileSet).description()
 }
 let describeDense = medianMilliseconds(iterations: 20, warmUp: 2) {
-    _ = ExplainedFrame(scene: denseScene, tileSet: osm.tileSet).description()
+    _ = try? ExplainedFrame(scene: denseScene, tileSet: osm.tileSet).description()
 }
 print("Describing a frame, elements gathered from the painters included:")
 report("  \(route.count)-point route, 2 markers", describeSmall)

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapRender
+import Wording
 
 /// What the audit checks, and the bar each check must clear.
 public enum AuditCheck: String, Hashable, Sendable, CaseIterable {
@@ -104,7 +105,7 @@ public struct AuditReport: Hashable, Sendable {
     public func text(title: String) -> String {
         var lines = ["\(title): \(flagged.count) of \(checkCount) checks flagged"]
         for audited in elements {
-            lines.append("\(audited.element.label) (\(audited.element.category.rawValue))")
+            lines.append("\(audited.element.label.britishEnglish) (\(audited.element.category.rawValue))")
             for finding in audited.findings {
                 lines.append("  \(finding.flagged ? "FLAGGED" : "ok     ") \(finding.summary)")
             }
@@ -122,7 +123,7 @@ public struct AuditReport: Hashable, Sendable {
             "checks": checkCount,
             "elements": elements.map { audited -> [String: Any] in
                 var element: [String: Any] = [
-                    "category": audited.element.category.rawValue, "label": audited.element.label,
+                    "category": audited.element.category.rawValue, "label": audited.element.label.britishEnglish,
                     "findings": audited.findings.map(Self.document(for:)),
                 ]
                 if let id = audited.element.id { element["id"] = id }

@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import Wording
 
 /// A frame as a screen reader meets it: its elements bottom to top (from the painters, so
 /// exact and with no pixels read), what lies under any point, and what to say about it.
@@ -9,7 +10,7 @@ import Payloads
 /// ```swift
 /// let frame = ExplainedFrame(scene: scene, tileSet: tileSet, journey: journey)
 /// try frame.hit(x: 160, y: 240, slop: 0).label   // "Start marker"
-/// frame.description().short                      // "Map about 600 metres across, showing …"
+/// try frame.description().short                  // "Map about 600 metres across, showing …"
 /// ```
 public struct ExplainedFrame: Sendable {
     public let scene: Scene
@@ -59,33 +60,33 @@ public struct ExplainedFrame: Sendable {
     }
 
     /// What lies at logical pixel (`x`, `y`): the topmost element over the pixel's centre,
-    /// found with `index`. For many points of one frame.
-    public func hit(x: Int, y: Int, index: HitIndex) throws(PixelOutside) -> HitAnswer {
-        try hit(x: x, y: y) { index.topmost(at: $0) }
+    /// found with `index`, said in `voice`. For many points of one frame.
+    public func hit(x: Int, y: Int, index: HitIndex, voice: Voice = .britishEnglish) throws(PixelOutside) -> HitAnswer {
+        try hit(x: x, y: y, voice: voice) { index.topmost(at: $0) }
     }
 
     /// What lies at logical pixel (`x`, `y`), within `slop` logical pixels of thin shapes. One
     /// point is found by testing every shape: that costs less than building an index for it.
-    public func hit(x: Int, y: Int, slop: Double) throws(PixelOutside) -> HitAnswer {
+    public func hit(x: Int, y: Int, slop: Double, voice: Voice = .britishEnglish) throws(PixelOutside) -> HitAnswer {
         let slop = slop * Double(scene.viewport.scale)
-        return try hit(x: x, y: y) { HitIndex.scan(elements, at: $0, slop: slop) }
+        return try hit(x: x, y: y, voice: voice) { HitIndex.scan(elements, at: $0, slop: slop) }
     }
 
     /// The answer at logical pixel (`x`, `y`), with `topmost` finding the element over a point
     /// in device pixels.
-    private func hit(x: Int, y: Int, topmost: (PixelPoint) -> Int?) throws(PixelOutside) -> HitAnswer {
+    private func hit(x: Int, y: Int, voice: Voice, topmost: (PixelPoint) -> Int?) throws(PixelOutside) -> HitAnswer {
         try checkPixel(x: x, y: y)
         let scale = Double(scene.viewport.scale)
         let point = PixelPoint(x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale)
         guard let found = topmost(point) else {
             let onMap = point.y >= mapPanelRect.minY && point.y <= mapPanelRect.maxY
-            return onMap ? .basemap : .toolbar
+            return onMap ? HitAnswer(category: .basemap, label: voice.say(Phrase(.map))) : HitAnswer(category: .commentary, label: voice.say(Phrase(.toolbar)))
         }
-        return answer(for: elements[found], at: point)
+        return answer(for: elements[found], at: point, voice: voice)
     }
 
-    private func answer(for element: DrawnElement, at point: PixelPoint) -> HitAnswer {
-        var answer = HitAnswer(category: element.category.spokenKind, label: element.label, id: element.id)
+    private func answer(for element: DrawnElement, at point: PixelPoint, voice: Voice) -> HitAnswer {
+        var answer = HitAnswer(category: element.category.spokenKind, label: voice.say(element.label), id: element.id)
         switch element.category {
         case .stage, .counter:
             answer.stage = element.id.flatMap(Int.init)
@@ -93,7 +94,7 @@ public struct ExplainedFrame: Sendable {
         case .route:
             if let (number, segment) = journeyStage(nearest: point) {
                 answer.stage = number
-                answer.label = "Route, stage \(number): \(segment.name)"
+                answer.label = voice.say(Phrase(.routeStage, .count(number), .text(segment.name)))
             }
         default:
             break

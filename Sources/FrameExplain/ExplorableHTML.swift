@@ -1,6 +1,7 @@
 import Foundation
 import MapGeometry
 import MapRender
+import Wording
 
 /// The explorable frame: a page holding the frame's image with the short description as its
 /// `alt`, an image map with one `<area>` per element (its shape from the element's hit shape,
@@ -13,9 +14,9 @@ import MapRender
 /// reading order. Routes are areas of their own outline: a polygon along one side of the
 /// line and back along the other.
 public enum ExplorableHTML {
-    /// The page for `frame`, whose image is at `imageURL` (relative to the page).
-    public static func page(for frame: ExplainedFrame, imageURL: String) -> String {
-        let description = frame.description()
+    /// The page for `frame`, whose image is at `imageURL` (relative to the page), said in `voice`.
+    public static func page(for frame: ExplainedFrame, imageURL: String, voice: Voice = .britishEnglish) -> String {
+        let description = frame.description(detail: .standard, voice: voice)
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
         let ordered = frame.elements.enumerated().sorted { a, b in
@@ -32,16 +33,16 @@ public enum ExplorableHTML {
                 // A route of several parts is one element: its first part takes the focus.
                 let focus = part == 0 ? "" : " tabindex=\"-1\""
                 areas.append("""
-                    <area shape="\(shape.kind)" coords="\(shape.coords)" href="#element-\(index)" alt="\(escape(element.label))"\(focus)>
+                    <area shape="\(shape.kind)" coords="\(shape.coords)" href="#element-\(index)" alt="\(escape(voice.say(element.label)))"\(focus)>
                     """)
             }
         }
         let sentences = description.long.map { "<li>\(escape($0))</li>" }
-        let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(element.label))</li>" }
+        let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(voice.say(element.label)))</li>" }
         let width = frame.scene.viewport.width, height = frame.scene.viewport.height
         return """
             <!DOCTYPE html>
-            <html lang="en-GB">
+            <html lang="\(voice.language.rawValue)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width">
@@ -57,11 +58,11 @@ public enum ExplorableHTML {
             <map name="frame-elements">
             \(areas.joined(separator: "\n"))
             </map>
-            <h2>Description</h2>
+            <h2>\(escape(voice.say(Phrase(.descriptionHeading))))</h2>
             <ul>
             \(sentences.joined(separator: "\n"))
             </ul>
-            <h2>Elements</h2>
+            <h2>\(escape(voice.say(Phrase(.elementsHeading))))</h2>
             <ul>
             \(targets.joined(separator: "\n"))
             </ul>

@@ -18,9 +18,4 @@ public struct HitAnswer: Hashable, Sendable, Encodable {
         self.id = id
         self.stage = stage
     }
-
-    /// The map itself, where no element is drawn.
-    public static let basemap = HitAnswer(category: .basemap, label: "Map")
-    /// The toolbar's background between its buttons.
-    public static let toolbar = HitAnswer(category: .commentary, label: "Toolbar")
 }

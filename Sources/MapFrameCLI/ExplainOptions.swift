@@ -6,8 +6,8 @@ import MapRender
 import StrictJSON
 import TileStore
 
-/// The scene argument and the styles that `hit` and `describe` share: they read a scene and
-/// explain its frame from the painters' shapes, with no tiles and no cache.
+/// The scene argument, the styles and the voice that `hit` and `describe` share: they read a
+/// scene and explain its frame from the painters' shapes, with no tiles and no cache.
 struct ExplainOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The scene file (JSON, see the README).", valueName: "scene.json"))
     var scene: String
@@ -16,6 +16,8 @@ struct ExplainOptions: ParsableArguments {
     var styleFiles: [String] = []
 
     @OptionGroup var themeOption: ThemeOption
+
+    @OptionGroup var voiceOptions: VoiceOptions
 
     /// The scene's frame, explained; a bad scene or style file is input the user must fix.
     func frame() throws -> ExplainedFrame {

@@ -56,7 +56,7 @@ struct HitCommand: ParsableCommand {
         var answers: [HitAnswer] = []
         for (offset, pixel) in pixels.enumerated() {
             do {
-                answers.append(try frame.hit(x: pixel.0, y: pixel.1, index: index))
+                answers.append(try frame.hit(x: pixel.0, y: pixel.1, index: index, voice: options.voiceOptions.voice))
             } catch {
                 // A point from a list is named by its place in the list.
                 throw InputError(description: (points == nil ? "" : "--points[\(offset)]: ") + error.description)

@@ -8,6 +8,7 @@ import MapGeometry
 import MapRender
 import Payloads
 import TileStore
+import Wording
 
 /// `mapframe snapshot`: renders scene files to PNG, JPEG or WebP frames.
 struct SnapshotCommand: AsyncParsableCommand {
@@ -47,6 +48,8 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @Flag(help: "Also write <name>.html beside each PNG: the frame as an image map a screen reader can explore.")
     var html = false
+
+    @OptionGroup(title: "The explorable frame's words (with --html)") var voiceOptions: VoiceOptions
 
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene file") }
@@ -114,7 +117,7 @@ struct SnapshotCommand: AsyncParsableCommand {
                 SceneFrame(url: url, scene: scene, journey: journey, destination: output.map { URL(fileURLWithPath: $0) }
                     ?? URL(fileURLWithPath: outputDirectory!).appendingPathComponent(url.deletingPathExtension().lastPathComponent + "." + fileExtension))
             }
-            let writing = FrameWriting(html: html, legend: legend, encoding: encoding)
+            let writing = FrameWriting(html: html, voice: voiceOptions.voice, legend: legend, encoding: encoding)
             try await Self.inOrder(frames.count) { index in
                 try await writing.write(frames[index], with: pipeline)
             }
@@ -158,6 +161,8 @@ private struct SceneFrame: Sendable {
 /// gives the lines that report them.
 private struct FrameWriting: Sendable {
     let html: Bool
+    /// The explorable frame's voice.
+    let voice: Voice
     let legend: String?
     let encoding: FrameEncoding
 
@@ -171,7 +176,8 @@ private struct FrameWriting: Sendable {
         try OutputFile.write(drawn.output.encoded, to: frame.destination, what: "the frame")
         if html, let source = pipeline.catalog[scene.style] {
             let page = ExplorableHTML.page(
-                for: ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: frame.journey), imageURL: frame.destination.lastPathComponent
+                for: ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: frame.journey), imageURL: frame.destination.lastPathComponent,
+                voice: voice
             )
             try OutputFile.write(
                 Data(page.utf8), to: frame.destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame"

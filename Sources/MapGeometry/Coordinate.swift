@@ -22,6 +22,17 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
         return 2 * Coordinate.earthRadiusMetres * asin(min(1, sqrt(a)))
     }
 
+    /// The great-circle bearing from here towards another point, in degrees clockwise from
+    /// north, 0 up to 360: the way to set off. 0 for the same point.
+    public func initialBearing(to other: Coordinate) -> Double {
+        let lat1 = latitude * .pi / 180, lat2 = other.latitude * .pi / 180
+        let dLon = (other.longitude - longitude) * .pi / 180
+        let y = sin(dLon) * cos(lat2)
+        let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon)
+        let degrees = atan2(y, x) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
     public var description: String {
         String(format: "%.6f,%.6f", latitude, longitude)
     }

@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// The attribution layer: the box with the source's text, today's or the 2010 app's.
 public struct AttributionLayer: SceneLayer {
@@ -82,7 +83,7 @@ public struct AttributionPainter: OverlayPainter {
         guard !text.isEmpty else { return [] }
         let layout = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme)
         let text = layout.lines.map(\.text).joined(separator: " ")
-        return [DrawnElement(.attribution, label: "Map attribution: \(text)", shape: .box(layout.box))]
+        return [DrawnElement(.attribution, label: Phrase(.attribution, .text(text)), shape: .box(layout.box))]
     }
 }
 

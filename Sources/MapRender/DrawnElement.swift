@@ -1,5 +1,6 @@
 import MapGeometry
 import Payloads
+import Wording
 
 /// One element a painter drew: what it is, a short label to speak, and the area it covers in
 /// the frame's device pixels. A frame's elements, bottom to top, are enough to say what lies
@@ -9,16 +10,16 @@ public struct DrawnElement: Hashable, Sendable {
     public var category: ElementKind
     /// Which one, where there can be several: a photo's number, a button's or a tab's name.
     public var id: String?
-    /// A short description in British English sentence case, such as "Start marker" or
-    /// "Photo 12: Cycle parking".
-    public var label: String
+    /// A short description, said in the listener's language (British English sentence case
+    /// in the app's own: "Start marker", "Photo 12: Cycle parking").
+    public var label: Phrase
     public var shape: HitShape
     /// Where on the ground the element stands (a marker's tip, a photo's or a fix's position,
     /// a stage's middle point), for saying how far it is and in which direction; nil for lines
     /// and for things fixed to the screen, such as the attribution and the chrome.
     public var place: Coordinate?
 
-    public init(_ category: ElementKind, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil) {
+    public init(_ category: ElementKind, id: String? = nil, label: Phrase, shape: HitShape, place: Coordinate? = nil) {
         self.category = category
         self.id = id
         self.label = label

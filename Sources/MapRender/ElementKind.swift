@@ -103,6 +103,12 @@ extension ElementKind {
     public static let line = ElementKind("line", legendName: "Transit line", paletteColour: PaulTol.wine)
     public static let stop = ElementKind("stop", legendName: "Transit stop", paletteColour: PaulTol.teal)
     public static let vehicle = ElementKind("vehicle", legendName: "Vehicle", paletteColour: PaulTol.olive)
+    /// The stop where a transit journey begins, spoken and listed as a stop.
+    public static let boardingStop = ElementKind("boardingStop", listedUnder: .stop, spokenAs: .stop)
+    /// A stop where a transit journey changes vehicle, spoken and listed as a stop.
+    public static let transferStop = ElementKind("transferStop", listedUnder: .stop, spokenAs: .stop)
+    /// The stop where a transit journey ends, spoken and listed as a stop.
+    public static let alightingStop = ElementKind("alightingStop", listedUnder: .stop, spokenAs: .stop)
     /// Text on the map, such as the transit sentence: listed as commentary.
     public static let caption = ElementKind("caption", listedUnder: .commentary)
     /// Text on the chrome that is not a control, spoken as commentary like the toolbar's instruction.
@@ -130,6 +136,6 @@ extension ElementKind {
 
     /// Every kind a frame may show.
     public static let allCases: [ElementKind] =
-        legendOrder + [.counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page]
+        legendOrder + [.boardingStop, .transferStop, .alightingStop, .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind != $0 }
 }

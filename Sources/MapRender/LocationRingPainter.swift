@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// Draws the geolocation accuracy ring: r = accuracy / metres-per-pixel at the fix's latitude,
 /// filled from r to 2r (a stroke of width r at radius 1.5r), and the style's outline along
@@ -36,9 +37,8 @@ public struct LocationRingPainter: OverlayPainter, SceneLayer {
     /// The ring from r to 2r, with its outline.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let r = innerRadius(in: frame), outline = theme[LocationRingStyle.self].outlineWidth / 2 * frame.scale
-        let metres = max(1, Int(fix.accuracyMetres.rounded()))
         return [DrawnElement(
-            .location, label: "Your location, accurate to \(metres) \(metres == 1 ? "metre" : "metres")",
+            .location, label: Phrase(.location, .length(metres: fix.accuracyMetres)),
             shape: .ring(center: frame.pixel(for: fix.coordinate), innerRadius: max(0, r - outline), outerRadius: 2 * r + outline),
             place: fix.coordinate
         )]

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import StrictJSON
+import Wording
 
 /// A marker of the request's own: a pin whose tip is its point, in the colour and size asked
 /// for, with a label of one or two letters or digits, or a built-in icon, in its head, and a
@@ -217,12 +218,14 @@ public struct Marker: MapObject {
     }
 
     /// Its title, or "Marker" with its label or icon.
-    var spokenLabel: String {
-        if let title { return title }
+    var spokenLabel: Phrase {
+        if let title { return .text(title) }
         switch glyph {
-        case .none: return "Marker"
-        case .label(let text): return "Marker \(text)"
-        case .icon(let icon): return "Marker with a \(icon.rawValue)"
+        case .none: return Phrase(.marker)
+        case .label(let text): return Phrase(.markerLabelled, .text(text))
+        case .icon(.dot): return Phrase(.markerWithDot)
+        case .icon(.star): return Phrase(.markerWithStar)
+        case .icon(.plus): return Phrase(.markerWithPlus)
         }
     }
 

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import Payloads
 import StrictJSON
+import Wording
 
 /// A path of the request's own: a line through its points in the colour and width asked for,
 /// and with a fill, the area it closes. Hit-testing and descriptions speak its title.
@@ -119,7 +120,7 @@ public struct Path: MapObject {
         let width = max(look(in: theme).drawnWidth, 1) * frame.scale
         let closed = fill == nil ? [points] : [points + [points[0]]]
         let lines = frame.visibleLines(closed + holes, reach: width / 2 + frame.scale)
-        return [DrawnElement(.path, label: title ?? "Path", shape: .polylines(lines, width: width), place: halfwayPoint)]
+        return [DrawnElement(.path, label: title.map(Phrase.text) ?? Phrase(.path), shape: .polylines(lines, width: width), place: halfwayPoint)]
     }
 
     /// The lines the path strokes: its points, then each hole.

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import Payloads
+import Wording
 
 /// Draws a Photomap pin with its pointer's tip on the photo's location. (The app anchored the
 /// image centre instead, a known inaccuracy that MapFrame does not copy.)
@@ -28,7 +29,8 @@ public struct PhotoPinPainter: OverlayPainter, SceneLayer {
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let box = SpriteCache.Sprite.box(extent: theme[PhotoPinStyle.self].extent, scale: frame.scale, anchoredAt: frame.pixel(for: photo.coordinate))
         let caption = photo.caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-        let label = caption.isEmpty ? "Photo \(photo.id)" : "Photo \(photo.id): \(caption)"
+        let number = Phrase.text(String(photo.id))
+        let label = caption.isEmpty ? Phrase(.photo, number) : Phrase(.photoCaptioned, number, .text(caption))
         return [DrawnElement(.photo, id: String(photo.id), label: label, shape: .box(box), place: photo.coordinate)]
     }
 }

@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// Draws the planned route: each part as one path through its points in order, with nothing
 /// joining one part to the next.
@@ -56,7 +57,7 @@ public struct RoutePainter: OverlayPainter, SceneLayer {
     /// The route's lines, as wide as they are drawn, casing included: one element however many
     /// parts it has.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        [DrawnElement(.route, label: "Route", shape: .polylines(visibleLines(in: frame, theme: theme), width: theme[RouteStyle.self].drawnWidth * frame.scale))]
+        [DrawnElement(.route, label: Phrase(.route), shape: .polylines(visibleLines(in: frame, theme: theme), width: theme[RouteStyle.self].drawnWidth * frame.scale))]
     }
 }
 

@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// Draws the itinerary's emphasised stage over the route line: one path through the stage's
 /// points, a white casing under an opaque line in the route colour (`StageEmphasisStyle`).
@@ -31,7 +32,7 @@ public struct StageEmphasisPainter: OverlayPainter, SceneLayer {
         guard !stage.points.isEmpty else { return [] }
         let width = 2 * theme[StageEmphasisStyle.self].halfWidth * frame.scale
         return [DrawnElement(
-            .stage, id: String(stage.number), label: "Stage \(stage.number) of \(stage.count)",
+            .stage, id: String(stage.number), label: Phrase(.stageOf, .count(stage.number), .count(stage.count)),
             shape: .polylines([stage.points.map(frame.pixel(for:))], width: width),
             place: stage.points[stage.points.count / 2]
         )]

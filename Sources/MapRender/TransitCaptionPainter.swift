@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// The transit sentence's layer ("Tram 7 is between Järntorget and Vasaplatsen, 2 stops before
 /// yours. It arrives at 08:45."). It sits just above the attribution box, so it needs the
@@ -8,11 +9,11 @@ public struct TransitCaptionLayer: SceneLayer {
     /// The sentence stays readable over the map objects.
     public var isOverMapObjects: Bool { true }
 
-    public var sentence: String
+    public var sentence: Phrase
     /// The attribution the scene shows, which the caption stands on.
     public var attribution: Scene.AttributionMode
 
-    public init(sentence: String, attribution: Scene.AttributionMode) {
+    public init(sentence: Phrase, attribution: Scene.AttributionMode) {
         self.sentence = sentence
         self.attribution = attribution
     }
@@ -26,11 +27,12 @@ public struct TransitCaptionLayer: SceneLayer {
 /// Draws the transit sentence across the bottom of the map panel, above the attribution box,
 /// wrapped to at most `TransitStyle.captionMaxLines` lines.
 public struct TransitCaptionPainter: OverlayPainter {
-    public var sentence: String
+    /// The sentence, said in a listener's language and drawn in the app's, British English.
+    public var sentence: Phrase
     /// The attribution box's text; empty when there is no box.
     public var attributionText: String
 
-    public init(sentence: String, attributionText: String) {
+    public init(sentence: Phrase, attributionText: String) {
         self.sentence = sentence
         self.attributionText = attributionText
     }
@@ -42,7 +44,7 @@ public struct TransitCaptionPainter: OverlayPainter {
         let style = theme[TransitStyle.self], scale = frame.scale, padding = style.captionPadding * scale
         canvas.setFont(size: style.captionFontSize * scale)
         let width = Double(frame.viewport.pixelWidth)
-        let lines = canvas.wrap(sentence, width: width - 2 * padding, maxLines: style.captionMaxLines)
+        let lines = canvas.wrap(sentence.britishEnglish, width: width - 2 * padding, maxLines: style.captionMaxLines)
         let metrics = canvas.fontMetrics
         let lineHeight = (metrics.ascent + metrics.descent).rounded(.up)
         let height = Double(lines.count) * lineHeight + 2 * padding
@@ -67,10 +69,10 @@ public struct TransitCaptionPainter: OverlayPainter {
             + height(fontSize: attribution.fontSize, lines: attribution.maxLines, padding: attribution.padding)
     }
 
-    public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool { !sentence.isEmpty }
+    public func touches(_ frame: FrameGeometry, theme: Theme) -> Bool { !sentence.britishEnglish.isEmpty }
 
     public func draw(in context: DrawingContext) {
-        guard !sentence.isEmpty else { return }
+        guard !sentence.britishEnglish.isEmpty else { return }
         let style = context.theme[TransitStyle.self], canvas = context.canvas
         let layout = layout(on: canvas, frame: context.frame, theme: context.theme)
         canvas.fill(layout.box, with: style.captionBackground)
@@ -88,7 +90,7 @@ public struct TransitCaptionPainter: OverlayPainter {
 
     /// The caption's box; its label is the sentence.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-        guard !sentence.isEmpty else { return [] }
+        guard !sentence.britishEnglish.isEmpty else { return [] }
         let box = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme).box
         return [DrawnElement(.caption, label: sentence, shape: .box(box))]
     }

@@ -1,5 +1,6 @@
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// A public-transport journey as the map shows it (SPEC.md section 6, after Västtrafik's app):
 /// each leg in its line's colour, the stretch the vehicle runs before your boarding stop in
@@ -23,9 +24,9 @@ public struct TransitMap: Hashable, Sendable, Codable {
         public var colour: Colour
         public var casing: Colour
         /// What it is, to speak: "Tram 7 towards Angered".
-        public var label: String
+        public var label: Phrase
 
-        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: String) {
+        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: Phrase) {
             self.kind = kind
             self.path = path
             self.colour = colour
@@ -45,16 +46,29 @@ public struct TransitMap: Hashable, Sendable, Codable {
             case end
             /// Where you change: a bigger grey node.
             case transfer
+
+            /// The kind of element a stop in this role is.
+            public var elementKind: ElementKind {
+                switch self {
+                case .passed: .stop
+                case .start: .boardingStop
+                case .end: .alightingStop
+                case .transfer: .transferStop
+                }
+            }
         }
 
         public var role: Role
         public var coordinate: Coordinate
+        /// The stop's name, as the feed gives it: "Vasaplatsen".
+        public var name: String
         /// The stop's name and what happens there: "Vasaplatsen, transfer to bus 60".
-        public var label: String
+        public var label: Phrase
 
-        public init(role: Role, coordinate: Coordinate, label: String) {
+        public init(role: Role, coordinate: Coordinate, name: String, label: Phrase) {
             self.role = role
             self.coordinate = coordinate
+            self.name = name
             self.label = label
         }
     }
@@ -68,9 +82,9 @@ public struct TransitMap: Hashable, Sendable, Codable {
         public var colour: Colour
         public var textColour: Colour
         /// "Tram 7 towards Angered, between Järntorget and Vasaplatsen".
-        public var label: String
+        public var label: Phrase
 
-        public init(coordinate: Coordinate, name: String, colour: Colour, textColour: Colour, label: String) {
+        public init(coordinate: Coordinate, name: String, colour: Colour, textColour: Colour, label: Phrase) {
             self.coordinate = coordinate
             self.name = name
             self.colour = colour
@@ -85,9 +99,9 @@ public struct TransitMap: Hashable, Sendable, Codable {
     public var vehicle: Vehicle?
     /// Where the vehicle is and when it reaches your stop, shown at the bottom of the map;
     /// nil when no vehicle is followed.
-    public var sentence: String?
+    public var sentence: Phrase?
 
-    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: String?) {
+    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: Phrase?) {
         self.lines = lines
         self.stops = stops
         self.vehicle = vehicle

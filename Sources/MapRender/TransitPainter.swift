@@ -80,7 +80,7 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
                 let shape: HitShape = style.node(for: role).square
                     ? .box(PixelRect(minX: centre.x - radius, minY: centre.y - radius, maxX: centre.x + radius, maxY: centre.y + radius))
                     : .circle(center: centre, radius: radius)
-                return DrawnElement(.stop, label: stop.label, shape: shape, place: stop.coordinate)
+                return DrawnElement(role.elementKind, id: stop.name, label: stop.label, shape: shape, place: stop.coordinate)
             }
         }
         if let vehicle = map.vehicle {

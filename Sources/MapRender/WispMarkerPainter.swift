@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodec
 import MapGeometry
+import Wording
 
 /// Draws a start or finish marker with its tip on the marker's point, in the theme's
 /// `WispMarkerStyles`, start or finish.
@@ -37,7 +38,7 @@ public struct WispMarkerPainter: OverlayPainter, SceneLayer {
     /// The marker's sprite box, shadow included.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let box = SpriteCache.Sprite.box(extent: style(in: theme).extent, scale: frame.scale, anchoredAt: frame.pixel(for: coordinate))
-        return [DrawnElement(role == .start ? .start : .finish, label: role == .start ? "Start marker" : "Finish marker", shape: .box(box), place: coordinate)]
+        return [DrawnElement(role == .start ? .start : .finish, label: Phrase(role == .start ? .startMarker : .finishMarker), shape: .box(box), place: coordinate)]
     }
 }
 

@@ -4,14 +4,38 @@ import FrameRequest
 import Hummingbird
 import MapRender
 import TileStore
+import Wording
 
-/// The frame explained for screen readers, from the same parameters as `GET /frame.png`:
-/// `GET /frame/hit` (`x`, `y` and `slop` besides), `GET /frame/describe` and `GET /frame.html`.
-/// None of them needs tiles: the answers come from the painters' shapes, worked out on a render
-/// thread, since a long route's shapes take a while.
+/// The frame explained for screen readers, from the same parameters as `GET /frame.png`, said
+/// in the language and units of `lang` and `units`: `GET /frame/hit` (`x`, `y` and `slop`
+/// besides), `GET /frame/describe` (`detail` and `from` besides) and `GET /frame.html`. The
+/// answers come from the painters' shapes, worked out on a render thread, since a long
+/// route's shapes take a while.
 extension MapServerApp {
+    /// The parameters every explaining endpoint takes besides the frame's.
+    static let voiceParameters: Set<String> = ["lang", "units"]
     /// The parameters `/frame/hit` takes besides the frame's.
-    static let hitParameters: Set<String> = ["x", "y", "slop"]
+    static let hitParameters: Set<String> = voiceParameters.union(["x", "y", "slop"])
+    /// The parameters `/frame/describe` takes besides the frame's.
+    static let describeParameters: Set<String> = voiceParameters.union(["detail", "from"])
+
+    /// The voice `lang` and `units` ask for: British English in metres when they are left out.
+    static func voice(_ values: [String: String]) throws -> Voice {
+        var voice = Voice.britishEnglish
+        if let text = values["lang"] {
+            guard let language = Language(rawValue: text) else {
+                throw HTTPProblem.badRequest("lang: '\(text.prefix(40))' is not a language; allowed \(Language.allCases.map(\.rawValue).joined(separator: " or "))")
+            }
+            voice.language = language
+        }
+        if let text = values["units"] {
+            guard let units = UnitSystem(rawValue: text) else {
+                throw HTTPProblem.badRequest("units: '\(text.prefix(40))' is not a unit system; allowed \(UnitSystem.allCases.map(\.rawValue).joined(separator: " or "))")
+            }
+            voice.units = units
+        }
+        return voice
+    }
 
     /// Reads the frame's parameters (and its stored route), then runs `body` on a render thread
     /// with the frame explained and the endpoint's own parameters (`others`).
@@ -42,10 +66,11 @@ extension MapServerApp {
                 }
                 slop = value
             }
+            let voice = try Self.voice(values)
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                return try encoder.encode(try frame.hit(x: x, y: y, slop: slop))
+                return try encoder.encode(try frame.hit(x: x, y: y, slop: slop, voice: voice))
             } catch let error as ExplainedFrame.PixelOutside {
                 throw HTTPProblem.badRequest(error.description)
             }
@@ -53,9 +78,24 @@ extension MapServerApp {
         return Self.response(answer, contentType: "application/json")
     }
 
-    /// `GET /frame/describe?…`: the description as text, or as JSON when `Accept` asks for it.
+    /// `GET /frame/describe?…[&detail=][&from=]`: the description as text, or as JSON when
+    /// `Accept` asks for it.
     func describe(_ request: Request) async throws -> Response {
-        let description = try await explaining(request) { frame, _ in frame.description() }
+        let description = try await explaining(request, others: Self.describeParameters) { frame, values throws -> FrameDescription in
+            var options = DescriptionOptions(voice: try Self.voice(values))
+            if let text = values["detail"] {
+                guard let detail = Detail(rawValue: text) else {
+                    throw HTTPProblem.badRequest("detail: '\(text.prefix(40))' is not a detail; allowed \(Detail.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.detail = detail
+            }
+            do throws(ViewpointError) {
+                if let text = values["from"] { options.viewpoint = try Viewpoint(parsing: text) }
+                return try frame.description(options)
+            } catch {
+                throw HTTPProblem.badRequest("from: \(error.description)")
+            }
+        }
         let wantsJSON = request.headers[values: .accept].contains { $0.contains("application/json") }
         var response = wantsJSON
             ? Self.response(description.json, contentType: "application/json")
@@ -64,10 +104,17 @@ extension MapServerApp {
         return response
     }
 
-    /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same parameters.
+    /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same
+    /// parameters, `lang` and `units` aside.
     func explorableFrame(_ request: Request) async throws -> Response {
-        let query = request.uri.query.map { "?" + $0 } ?? ""
-        let page = try await explaining(request) { frame, _ in ExplorableHTML.page(for: frame, imageURL: "frame.png" + query) }
+        let imageQuery = (request.uri.query ?? "").split(separator: "&").filter { pair in
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return !Self.voiceParameters.contains(name.removingPercentEncoding ?? name)
+        }
+        let imageURL = "frame.png" + (imageQuery.isEmpty ? "" : "?" + imageQuery.joined(separator: "&"))
+        let page = try await explaining(request, others: Self.voiceParameters) { frame, values in
+            ExplorableHTML.page(for: frame, imageURL: imageURL, voice: try Self.voice(values))
+        }
         return Self.response(Data(page.utf8), contentType: "text/html; charset=utf-8")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// A modal dialog as the screen shows it: a title, a message, the buttons (none, one or two,
 /// left to right) and, while something is in flight, a spinner. The wording is the screen's;
@@ -144,13 +145,14 @@ public struct AlertDialogPainter: OverlayPainter, SceneLayer {
         let width = Double(frame.viewport.width), height = Double(frame.viewport.height)
         let layout = layout(frameWidth: width, frameHeight: height, theme: theme)
         let screen = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
-        let panelLabel = dialog.message.isEmpty ? "\(dialog.title) dialog" : "\(dialog.title) dialog: \(dialog.message)"
+        let title = Phrase.text(dialog.title)
+        let panelLabel = dialog.message.isEmpty ? Phrase(.dialog, title) : Phrase(.dialogWithMessage, title, .text(dialog.message))
         var elements = [
-            DrawnElement(.dimmedScreen, label: "Screen behind the \(dialog.title) dialog", shape: .box(screen.scaled(by: frame.scale))),
+            DrawnElement(.dimmedScreen, label: Phrase(.screenBehindDialog, title), shape: .box(screen.scaled(by: frame.scale))),
             DrawnElement(.dialog, id: dialog.title, label: panelLabel, shape: .box(layout.panel.scaled(by: frame.scale))),
         ]
         elements += zip(dialog.buttons, layout.buttons).map { label, box in
-            DrawnElement(.dialogButton, id: label, label: "\(label) button of the \(dialog.title) dialog", shape: .box(box.scaled(by: frame.scale)))
+            DrawnElement(.dialogButton, id: label, label: Phrase(.dialogButton, .text(label), title), shape: .box(box.scaled(by: frame.scale)))
         }
         return elements
     }

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// The itinerary's list of stages as the screen shows it: the route's name and a line about
 /// it, then one row per stage (its street, its turn, its distance and time), one of them
@@ -103,11 +104,11 @@ public struct ItineraryListPainter: OverlayPainter, SceneLayer {
         let width = Double(frame.viewport.width), height = Double(frame.viewport.height)
         let layout = layout(panelWidth: width, panelHeight: height, theme: theme)
         let page = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
-        var elements = [DrawnElement(.page, label: "Itinerary of \(list.title): \(list.subtitle)", shape: .box(page.scaled(by: frame.scale)))]
+        var elements = [DrawnElement(.page, label: Phrase(.itineraryOf, .text(list.title), .text(list.subtitle)), shape: .box(page.scaled(by: frame.scale)))]
         elements += layout.rows.map { number, box in
             let row = list.rows[number - 1]
-            let label = "Stage \(number) of \(list.rows.count): \(row.turn), \(row.street), \(row.distance), \(row.time)"
-                + (number == list.selected ? ", selected" : "")
+            let stage = Phrase(.itineraryRow, .count(number), .count(list.rows.count), .text(row.turn), .text(row.street), .text(row.distance), .text(row.time))
+            let label = number == list.selected ? Phrase(.selected, stage) : stage
             return DrawnElement(.stage, id: String(number), label: label, shape: .box(box.scaled(by: frame.scale)))
         }
         return elements

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// Draws the Photomap's loading indicator centred near the top of the map panel: a spinner and
 /// a word (`LoadingIndicatorStyle`).
@@ -47,7 +48,7 @@ public struct LoadingIndicatorPainter: OverlayPainter, SceneLayer {
     /// The box, named by its word.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let box = layout(panelWidth: Double(frame.viewport.width), theme: theme).box
-        return [DrawnElement(.indicator, label: label, shape: .box(box.scaled(by: frame.scale)))]
+        return [DrawnElement(.indicator, label: .text(label), shape: .box(box.scaled(by: frame.scale)))]
     }
 }
 

@@ -1,6 +1,7 @@
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// What the iPhone screen shows around the map panel (app spec 5 and 6.2): the white status
 /// bar, the green toolbar with its buttons and commentary panel, and the tab bar with the
@@ -33,13 +34,13 @@ public struct PhoneChrome: ScreenChrome {
         case planRoute, itinerary, photomap, addPhoto, more
 
         /// The label under the icon, as the spec spells it ("Photomap" with a lower-case m).
-        public var label: String {
+        public var label: Phrase {
             switch self {
-            case .planRoute: "Plan route"
-            case .itinerary: "Itinerary"
-            case .photomap: "Photomap"
-            case .addPhoto: "Add photo"
-            case .more: "More"
+            case .planRoute: Phrase(.planRoute)
+            case .itinerary: Phrase(.itinerary)
+            case .photomap: Phrase(.photomap)
+            case .addPhoto: Phrase(.addPhoto)
+            case .more: Phrase(.more)
             }
         }
     }
@@ -58,11 +59,11 @@ public struct PhoneChrome: ScreenChrome {
 
     /// The commentary panel in the middle of the toolbar.
     public struct Commentary: Hashable, Sendable {
-        public var text: String
+        public var text: Phrase
         /// Drawn as a button ("Plan route", "New route") rather than an instruction.
         public var isButton: Bool
 
-        public init(_ text: String, isButton: Bool) {
+        public init(_ text: Phrase, isButton: Bool) {
             self.text = text
             self.isButton = isButton
         }
@@ -109,7 +110,7 @@ public struct PhoneChrome: ScreenChrome {
     /// The Photomap's chrome (spec 8.1): a title and the zoom buttons.
     public static func photomap(enabled: Set<ToolbarButton>) -> PhoneChrome {
         PhoneChrome(
-            leadingButtons: [], commentary: Commentary("Photomap", isButton: false),
+            leadingButtons: [], commentary: Commentary(Phrase(.photomap), isButton: false),
             trailingButtons: zoomButtons(enabled: enabled), activeTab: .photomap
         )
     }
@@ -118,14 +119,14 @@ public struct PhoneChrome: ScreenChrome {
     public static func itinerary(enabled: Set<ToolbarButton>) -> PhoneChrome {
         PhoneChrome(
             leadingButtons: [.previousStage, .nextStage].map { ToolButton($0, enabled: enabled.contains($0)) },
-            commentary: Commentary("Itinerary", isButton: false),
+            commentary: Commentary(Phrase(.itinerary), isButton: false),
             trailingButtons: zoomButtons(enabled: enabled), activeTab: .itinerary
         )
     }
 
     /// The itinerary's list of stages (spec 6.6): a title, and no buttons.
     public static let itineraryList = PhoneChrome(
-        leadingButtons: [], commentary: Commentary("Itinerary", isButton: false), trailingButtons: [], activeTab: .itinerary
+        leadingButtons: [], commentary: Commentary(Phrase(.itinerary), isButton: false), trailingButtons: [], activeTab: .itinerary
     )
 
     private static func zoomButtons(enabled: Set<ToolbarButton>) -> [ToolButton] {

@@ -3,6 +3,7 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import Payloads
+import Wording
 
 /// A photo opened from the Photomap: its number, its caption and its image, decoded once when the
 /// view is made (from PNG, JPEG or WebP bytes) and drawn from then on. Views are equal when they
@@ -68,7 +69,7 @@ public struct PhotoView: Hashable, Sendable, Codable {
     }
 
     /// "Photo 12345", the view's title.
-    public var title: String { "Photo \(number)" }
+    public var title: Phrase { Phrase(.photo, .text(String(number))) }
 }
 
 /// Draws a photo view over the whole frame below the status bar, when the frame has chrome
@@ -80,7 +81,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
     public var top: Double
 
     /// The "Done" button's label.
-    public static let doneLabel = "Done"
+    public static let doneLabel = Phrase(.done)
 
     public init(view: PhotoView, top: Double) {
         self.view = view
@@ -102,7 +103,7 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
         let page = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: frameHeight)
         let bar = PixelRect(minX: 0, minY: top, maxX: frameWidth, maxY: top + style.barHeight)
         canvas.setFont(size: style.buttonFontSize, bold: true)
-        let doneWidth = (canvas.textWidth(Self.doneLabel) + 2 * style.buttonPadding).rounded(.up)
+        let doneWidth = (canvas.textWidth(Self.doneLabel.britishEnglish) + 2 * style.buttonPadding).rounded(.up)
         let buttonTop = (bar.center.y - style.buttonHeight / 2).rounded()
         let done = PixelRect(
             minX: bar.maxX - style.margin - doneWidth, minY: buttonTop, maxX: bar.maxX - style.margin, maxY: buttonTop + style.buttonHeight
@@ -138,8 +139,9 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
             canvas.fill(separator, with: style.barSeparator)
             canvas.setFont(size: style.titleFontSize, bold: true)
             let ink = canvas.textInkBounds("Hg")
+            let title = view.title.britishEnglish
             canvas.drawText(
-                view.title, x: layout.bar.center.x - canvas.textWidth(view.title) / 2, y: layout.bar.center.y - (ink.minY + ink.maxY) / 2,
+                title, x: layout.bar.center.x - canvas.textWidth(title) / 2, y: layout.bar.center.y - (ink.minY + ink.maxY) / 2,
                 colour: style.titleText
             )
             canvas.addRoundedRect(layout.done, radius: style.buttonCornerRadius)
@@ -147,8 +149,9 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
             canvas.strokePath(with: style.buttonBorder, width: 1)
             canvas.setFont(size: style.buttonFontSize, bold: true)
             let buttonInk = canvas.textInkBounds("Hg")
+            let done = Self.doneLabel.britishEnglish
             canvas.drawText(
-                Self.doneLabel, x: layout.done.center.x - canvas.textWidth(Self.doneLabel) / 2,
+                done, x: layout.done.center.x - canvas.textWidth(done) / 2,
                 y: layout.done.center.y - (buttonInk.minY + buttonInk.maxY) / 2, colour: style.buttonText
             )
             canvas.setFont(size: style.captionFontSize)
@@ -164,19 +167,19 @@ public struct PhotoViewPainter: OverlayPainter, SceneLayer {
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let scale = frame.scale
         let layout = layout(frameWidth: Double(frame.viewport.width), frameHeight: Double(frame.viewport.height), theme: theme)
-        let captioned = view.caption.isEmpty ? view.title : "\(view.title): \(view.caption)"
+        let captioned = view.caption.isEmpty ? view.title : Phrase(.captioned, view.title, .text(view.caption))
         var elements = [
-            DrawnElement(.page, label: "Photo view of \(captioned)", shape: .box(layout.page.scaled(by: scale))),
+            DrawnElement(.page, label: Phrase(.photoViewOf, captioned), shape: .box(layout.page.scaled(by: scale))),
             DrawnElement(.commentary, label: view.title, shape: .box(layout.bar.scaled(by: scale))),
             DrawnElement(.photo, id: String(view.number), label: captioned, shape: .box(layout.photo.scaled(by: scale))),
-            DrawnElement(.button, id: "done", label: "\(Self.doneLabel) button", shape: .box(layout.done.scaled(by: scale))),
+            DrawnElement(.button, id: "done", label: Phrase(.button, Self.doneLabel), shape: .box(layout.done.scaled(by: scale))),
         ]
         if let first = layout.captionLines.first, let last = layout.captionLines.last {
             let step = theme[PhotoViewStyle.self].captionFontSize * theme[PhotoViewStyle.self].captionLineHeight
             let box = PixelRect(
                 minX: 0, minY: first.baseline - step * 0.8, maxX: Double(frame.viewport.width), maxY: last.baseline + step * 0.2
             )
-            elements.insert(DrawnElement(.caption, label: view.caption, shape: .box(box.scaled(by: scale))), at: 2)
+            elements.insert(DrawnElement(.caption, label: .text(view.caption), shape: .box(box.scaled(by: scale))), at: 2)
         }
         return elements
     }

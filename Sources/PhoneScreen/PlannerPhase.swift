@@ -1,4 +1,5 @@
 import MapRender
+import Wording
 
 /// The four steps of the journey planner's three-taps flow (app spec 6.2), which decide its
 /// commentary and which toolbar buttons are enabled. The planner (Screens' `JourneyPlanner`)
@@ -18,12 +19,12 @@ public enum PlannerPhase: String, Hashable, Sendable, Codable {
     }
 
     /// The commentary panel's text.
-    public var commentary: String {
+    public var commentary: Phrase {
         switch self {
-        case .settingStart: "Set start"
-        case .settingFinish: "Set finish"
-        case .readyToPlan: "Plan route"
-        case .planned: "New route"
+        case .settingStart: Phrase(.setStart)
+        case .settingFinish: Phrase(.setFinish)
+        case .readyToPlan: Phrase(.planRoute)
+        case .planned: Phrase(.newRoute)
         }
     }
 

@@ -1,6 +1,7 @@
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// Draws the itinerary's stage counter, such as "3/12", in a small rounded label centred at the
 /// top of the map panel (`StageCounterStyle`).
@@ -45,7 +46,7 @@ public struct StageCounterPainter: OverlayPainter, SceneLayer {
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         guard !counter.isEmpty else { return [] }
         let box = layout(on: Canvas(width: 1, height: 1), frame: frame, theme: theme).box
-        return [DrawnElement(.counter, id: String(stage.number), label: "Stage \(stage.number) of \(stage.count)", shape: .box(box))]
+        return [DrawnElement(.counter, id: String(stage.number), label: Phrase(.stageOf, .count(stage.number), .count(stage.count)), shape: .box(box))]
     }
 }
 

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapRender
+import Wording
 
 /// Draws the iPhone status bar across the top of a chrome frame: white, as the app kept it
 /// (spec 5), with signal bars on the left, the clock in the middle and a battery on the right.
@@ -20,7 +21,7 @@ public struct StatusBarPainter: OverlayPainter {
     /// The whole bar.
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         let bar = PixelRect(minX: 0, minY: 0, maxX: Double(frame.viewport.width), maxY: Double(PhoneChrome.statusBarHeight))
-        return [DrawnElement(.statusBar, label: "Status bar, \(clock)", shape: .box(bar.scaled(by: frame.scale)))]
+        return [DrawnElement(.statusBar, label: Phrase(.statusBar, .text(clock)), shape: .box(bar.scaled(by: frame.scale)))]
     }
 
     public func draw(in context: DrawingContext) {

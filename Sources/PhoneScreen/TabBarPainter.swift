@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// Draws the main menu along the bottom of a chrome frame (app spec 5): five functions, each
 /// with a vector icon above its label, the active one on a blue background.
@@ -20,7 +21,7 @@ public struct TabBarPainter: OverlayPainter {
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
         slots(frameWidth: Double(frame.viewport.width), frameHeight: Double(frame.viewport.height)).map { tab, slot in
             DrawnElement(
-                .tab, id: tab.rawValue, label: tab == activeTab ? "\(tab.label) tab, selected" : "\(tab.label) tab",
+                .tab, id: tab.rawValue, label: Phrase(tab == activeTab ? .tabSelected : .tab, tab.label),
                 shape: .box(slot.scaled(by: frame.scale))
             )
         }
@@ -61,7 +62,7 @@ public struct TabBarPainter: OverlayPainter {
                     TabIcons.draw(tab, on: canvas, colour: colour, background: active ? style.activeTabBackground : style.tabBarBackground)
                 }
                 canvas.setFont(size: style.tabLabelFontSize, bold: true)
-                let label = tab.label
+                let label = tab.label.britishEnglish
                 canvas.drawText(label, x: slot.center.x - canvas.textWidth(label) / 2, y: slot.minY + Self.labelBaseline, colour: colour)
             }
         }

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapRender
+import Wording
 
 /// A button on the toolbar above a map panel, which a screen enables or greys out; each is
 /// drawn with its own glyph.
@@ -20,15 +21,15 @@ public enum ToolbarButton: String, Hashable, Sendable, Codable, CaseIterable {
 
 extension ToolbarButton {
     /// What the button is called when spoken, in sentence case.
-    public var label: String {
+    public var label: Phrase {
         switch self {
-        case .geolocate: "Find my location"
-        case .placefinder: "Placefinder"
-        case .stepBack: "Step back"
-        case .zoomIn: "Zoom in"
-        case .zoomOut: "Zoom out"
-        case .previousStage: "Previous stage"
-        case .nextStage: "Next stage"
+        case .geolocate: Phrase(.findMyLocation)
+        case .placefinder: Phrase(.placefinder)
+        case .stepBack: Phrase(.stepBack)
+        case .zoomIn: Phrase(.zoomIn)
+        case .zoomOut: Phrase(.zoomOut)
+        case .previousStage: Phrase(.previousStage)
+        case .nextStage: Phrase(.nextStage)
         }
     }
 }

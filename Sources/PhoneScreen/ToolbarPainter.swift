@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapGeometry
 import MapRender
+import Wording
 
 /// Draws the green toolbar under the status bar (app spec 6.2): bordered buttons from the left
 /// and from the right, and between them the commentary panel, an instruction ("Set start") or
@@ -22,9 +23,9 @@ public struct ToolbarPainter: OverlayPainter {
 
     /// What a button is called when spoken: its label, and whether it is finding a location
     /// or unavailable.
-    private func spokenLabel(_ button: PhoneChrome.ToolButton) -> String {
-        if button.button == .geolocate, geolocationSpinner != nil { return "\(button.button.label), finding your location" }
-        return button.enabled ? button.button.label : "\(button.button.label), unavailable"
+    private func spokenLabel(_ button: PhoneChrome.ToolButton) -> Phrase {
+        if button.button == .geolocate, geolocationSpinner != nil { return Phrase(.findingYourLocation, button.button.label) }
+        return button.enabled ? button.button.label : Phrase(.unavailable, button.button.label)
     }
 
     /// Where the toolbar draws, in logical pixels: its bar, each button's box in order (leading
@@ -66,12 +67,12 @@ public struct ToolbarPainter: OverlayPainter {
                 shape: .box(box.scaled(by: frame.scale))
             )
         }
-        if let commentary, layout.commentaryArea.width > 0, !commentary.text.isEmpty {
+        if let commentary, layout.commentaryArea.width > 0, !commentary.text.britishEnglish.isEmpty {
             let area = commentary.isButton
                 ? commentaryButtonBox(commentary, in: layout.commentaryArea, on: Canvas(width: 1, height: 1), style: theme[PhoneChromeStyle.self])
                 : layout.commentaryArea
             elements.append(DrawnElement(
-                .commentary, label: commentary.isButton ? "\(commentary.text) button" : commentary.text, shape: .box(area.scaled(by: frame.scale))
+                .commentary, label: commentary.isButton ? Phrase(.button, commentary.text) : commentary.text, shape: .box(area.scaled(by: frame.scale))
             ))
         }
         return elements
@@ -116,14 +117,14 @@ public struct ToolbarPainter: OverlayPainter {
     /// The box a commentary drawn as a button takes in `area`, in logical pixels.
     private func commentaryButtonBox(_ commentary: PhoneChrome.Commentary, in area: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) -> PixelRect {
         canvas.setFont(size: style.commentaryFontSize, bold: true)
-        let width = min(area.width, (canvas.textWidth(commentary.text) + 2 * style.commentaryButtonPadding).rounded(.up))
+        let width = min(area.width, (canvas.textWidth(commentary.text.britishEnglish) + 2 * style.commentaryButtonPadding).rounded(.up))
         return PixelRect(minX: (area.center.x - width / 2).rounded(), minY: area.minY, maxX: (area.center.x - width / 2).rounded() + width, maxY: area.maxY)
     }
 
     private func drawCommentary(_ commentary: PhoneChrome.Commentary, in area: PixelRect, on canvas: Canvas, style: PhoneChromeStyle) {
         guard area.width > 0 else { return }
         canvas.setFont(size: style.commentaryFontSize, bold: true)
-        let text = commentary.text
+        let text = commentary.text.britishEnglish
         let textWidth = canvas.textWidth(text)
         let ink = canvas.textInkBounds("Hg")
         let baseline = area.center.y - (ink.minY + ink.maxY) / 2

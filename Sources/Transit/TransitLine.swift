@@ -1,14 +1,14 @@
 import GTFS
 import ImageCodec
 import MapRender
+import Wording
 
 /// A GTFS route as a rider names and sees it: "Tram 7", drawn in its colour with its text colour.
 struct TransitLine: Hashable, Sendable {
     let mode: TransitMode
-    /// "Tram 7"; a line with no short name is called by its long name.
-    let name: String
-    /// Inside a sentence: "tram 7".
-    let nameInSentence: String
+    /// "tram 7" (a sentence's first word takes its capital); a line with no short name is
+    /// called by its long name.
+    let name: Phrase
     /// The text on the vehicle's icon: the short name, else the long name.
     let iconText: String
     let colour: Colour
@@ -21,14 +21,10 @@ struct TransitLine: Hashable, Sendable {
         mode = TransitMode(routeType: route.type)
         let shortName = route.shortName.flatMap { $0.isEmpty ? nil : $0 }
         let longName = route.longName.flatMap { $0.isEmpty ? nil : $0 }
-        if let shortName {
-            name = "\(mode.word) \(shortName)"
-            nameInSentence = "\(mode.word.lowercased()) \(shortName)"
-        } else {
-            name = longName ?? mode.word
-            nameInSentence = longName ?? mode.word.lowercased()
-        }
-        iconText = shortName ?? longName ?? mode.word
+        let mode = mode
+        name = shortName.map { Phrase(.lineNumbered, mode.word, .text($0)) } ?? longName.map(Phrase.text) ?? mode.word
+        let word = mode.word.britishEnglish
+        iconText = shortName ?? longName ?? word.prefix(1).uppercased() + word.dropFirst()
         let colour = route.colour.map { $0 } ?? mode.defaultColour
         self.colour = colour
         let given = route.colour == nil ? nil : route.textColour.map { $0 }

@@ -1,5 +1,6 @@
 import ImageCodec
 import MapRender
+import Wording
 
 /// A line's kind of vehicle, from GTFS's `route_type`: the word said for it and the colour a
 /// line of that kind is drawn in when its feed gives none.
@@ -26,20 +27,20 @@ public enum TransitMode: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The word in sentence case, as in "Tram 7".
-    public var word: String {
+    /// The word for it within a sentence, as in "board tram 7".
+    public var word: Phrase {
         switch self {
-        case .tram: "Tram"
-        case .metro: "Metro"
-        case .train: "Train"
-        case .bus: "Bus"
-        case .coach: "Coach"
-        case .ferry: "Ferry"
-        case .cableTram: "Cable tram"
-        case .cableCar: "Cable car"
-        case .funicular: "Funicular"
-        case .trolleybus: "Trolleybus"
-        case .monorail: "Monorail"
+        case .tram: Phrase(.modeTram)
+        case .metro: Phrase(.modeMetro)
+        case .train: Phrase(.modeTrain)
+        case .bus: Phrase(.modeBus)
+        case .coach: Phrase(.modeCoach)
+        case .ferry: Phrase(.modeFerry)
+        case .cableTram: Phrase(.modeCableTram)
+        case .cableCar: Phrase(.modeCableCar)
+        case .funicular: Phrase(.modeFunicular)
+        case .trolleybus: Phrase(.modeTrolleybus)
+        case .monorail: Phrase(.modeMonorail)
         }
     }
 

@@ -7,6 +7,7 @@ import PhoneScreen
 import Screens
 import Testing
 import TileStore
+import Wording
 
 /// A frame with a dialog open: hit-tests name the dialog and its buttons, nothing behind it
 /// can be reached, and the description says the dialog first.
@@ -15,7 +16,7 @@ import TileStore
     static let centre = Coordinate(latitude: 52.2074, longitude: 0.1412)
 
     static func frame(_ dialog: AlertDialog, scale: Int = 1) -> (ExplainedFrame, AlertDialogPainter.Layout) {
-        let chrome = PhoneChrome.journeyPlanner(commentary: PhoneChrome.Commentary("New route", isButton: true), enabled: [.geolocate])
+        let chrome = PhoneChrome.journeyPlanner(commentary: PhoneChrome.Commentary(Phrase(.newRoute), isButton: true), enabled: [.geolocate])
         var scene = Scene(
             viewport: Viewport(width: 320, height: 480, scale: scale), camera: .fixed(Camera(center: centre, zoom: 16)),
             start: centre, chrome: chrome
@@ -47,14 +48,14 @@ import TileStore
         #expect(try frame.hit(x: 32, y: 460, slop: 0) == behind, "the Plan route tab")
     }
 
-    @Test func theDescriptionSaysTheDialogFirst() {
+    @Test func theDescriptionSaysTheDialogFirst() throws {
         let (frame, _) = Self.frame(DialogKind.newRoute.dialog())
-        let description = frame.description()
+        let description = try frame.description()
         #expect(description.short.hasPrefix("New route dialog over a map about "))
         #expect(description.long[0] == "New route dialog: Clear this route and start again? Its buttons: Cancel and OK.")
         #expect(description.long[1] == "Behind the dialog:")
         let (requested, _) = Self.frame(DialogKind.routeRequested.dialog())
-        #expect(requested.description().long[0] == "Planning route dialog: Asking CycleStreets for a route. It has no buttons.")
+        #expect(try requested.description().long[0] == "Planning route dialog: Asking CycleStreets for a route. It has no buttons.")
     }
 }
 
@@ -78,7 +79,7 @@ import TileStore
         let hit = try frame.hit(x: 160, y: Int(second.center.y) + PhoneChrome.mapPanelTop, slop: 0)
         #expect(hit == HitAnswer(category: .stage, label: "Stage 2 of 2: Turn left, Norfolk Street, 124 m, 27 s, selected", stage: 2))
         #expect(try frame.hit(x: 160, y: 400, slop: 0).category == .page, "below the rows, the list itself")
-        let description = frame.description()
+        let description = try frame.description()
         #expect(description.short == "Itinerary of Gwydir Street to Midsummer Common: Route 3291877: 923 m, 3 min 34 s.")
         #expect(description.long[1] == "Stage 1 of 2: Set off, Gwydir Street, 330 m, 1 min 12 s.")
         #expect(!description.long.contains { $0.hasPrefix("The map is") })
@@ -100,6 +101,6 @@ import TileStore
         #expect(try frame.hit(x: 160, y: Int(layout.photo.center.y), slop: 0) == HitAnswer(category: .photo, label: "Photo 41523: Cycle parking", id: "41523"))
         #expect(try frame.hit(x: 160, y: Int(layout.bar.center.y), slop: 0) == HitAnswer(category: .commentary, label: "Photo 41523"))
         #expect(try frame.hit(x: 40, y: 460, slop: 0).category == .page, "the tab bar is covered")
-        #expect(frame.description().short == "Photo view of Photo 41523: Cycle parking.")
+        #expect(try frame.description().short == "Photo view of Photo 41523: Cycle parking.")
     }
 }

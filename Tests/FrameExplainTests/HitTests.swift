@@ -6,6 +6,7 @@ import Payloads
 import PhoneScreen
 import Testing
 import TileStore
+import Wording
 
 /// Hit-tests at exact pixels of frames whose layout the tests fix: a fixed camera, so that
 /// each overlay's pixel follows from its coordinate, and the chrome's bars at their set heights.
@@ -15,6 +16,8 @@ import TileStore
     /// 0.001 degrees of longitude at zoom 16 is 46.6 px; the frame's centre is (160, 240).
     static let centre = Coordinate(latitude: 52.2074, longitude: 0.1412)
     static let east = Coordinate(latitude: 52.2074, longitude: 0.1432)
+    /// The answer where nothing is drawn.
+    static let map = HitAnswer(category: .basemap, label: "Map")
 
     static func frame(_ overlays: Scene.Overlays, chrome: PhoneChrome? = nil) -> ExplainedFrame {
         var scene = Scene(camera: .fixed(camera), layers: overlays.layers, chrome: chrome)
@@ -29,7 +32,7 @@ import TileStore
         // Above the line, on the marker's body.
         #expect(try frame.hit(x: 160, y: 225, slop: 0) == HitAnswer(category: .start, label: "Start marker"))
         // Well clear of both: the map.
-        #expect(try frame.hit(x: 20, y: 400, slop: 0) == .basemap)
+        #expect(try frame.hit(x: 20, y: 400, slop: 0) == Self.map)
     }
 
     @Test func slopWidensTheLineButNeverHidesWhatIsTouched() throws {
@@ -37,7 +40,7 @@ import TileStore
         let width = Theme.cycleStreets[RouteStyle.self].drawnWidth
         let justOff = 240 + Int((width / 2).rounded(.up)) + 2
         // Clear of the marker's sprite, which reaches 40 px east of its tip with its shadow.
-        #expect(try frame.hit(x: 230, y: justOff, slop: 0) == .basemap)
+        #expect(try frame.hit(x: 230, y: justOff, slop: 0) == Self.map)
         #expect(try frame.hit(x: 230, y: justOff, slop: 4).category == .route)
         // On the marker exactly, a slop that reaches the line still answers the marker.
         #expect(try frame.hit(x: 160, y: 225, slop: 20).category == .start)
@@ -57,12 +60,12 @@ import TileStore
         let fix = geometry.pixel(for: west)
         #expect(try frame.hit(x: Int(fix.x - 1.5 * r), y: Int(fix.y), slop: 0)
             == HitAnswer(category: .location, label: "Your location, accurate to 65 metres"))
-        #expect(try frame.hit(x: Int(fix.x), y: Int(fix.y), slop: 0) == .basemap)
+        #expect(try frame.hit(x: Int(fix.x), y: Int(fix.y), slop: 0) == Self.map)
     }
 
     @Test func theChromeIsElementsToo() throws {
         let chrome = PhoneChrome.journeyPlanner(
-            commentary: PhoneChrome.Commentary("Set start", isButton: false), enabled: [.geolocate, .zoomIn]
+            commentary: PhoneChrome.Commentary(Phrase(.setStart), isButton: false), enabled: [.geolocate, .zoomIn]
         )
         let frame = Self.frame(Scene.Overlays(start: Self.centre, attribution: .hidden), chrome: chrome)
         // The tab bar is the bottom 49 px, five tabs of 64 px.
@@ -79,7 +82,7 @@ import TileStore
         #expect(try frame.hit(x: Int(last.x), y: Int(last.y), slop: 0)
             == HitAnswer(category: .button, label: "Zoom out, unavailable", id: "zoomOut"))
         // Between the toolbar's buttons, the toolbar itself.
-        #expect(try frame.hit(x: 0, y: 42, slop: 0) == .toolbar)
+        #expect(try frame.hit(x: 0, y: 42, slop: 0) == HitAnswer(category: .commentary, label: "Toolbar"))
         // The map panel starts 64 px down, so the marker at its centre is at 64 + 183.5.
         #expect(try frame.hit(x: 160, y: 64 + 183 - 12, slop: 0).category == .start)
     }

@@ -6,6 +6,7 @@ import Payloads
 import PhoneScreen
 import Testing
 import TileStore
+import Wording
 
 /// The elements painters report, checked against SPEC.md's numbers (`Spec`), not the styles.
 @Suite("The shapes and labels of drawn elements")
@@ -21,7 +22,7 @@ struct DrawnElementTests {
         let scene = fixedScene(scale: scale, route: route)
         let found = try elements(scene)
         let line = try #require(found.first { $0.category == .route })
-        #expect(line.label == "Route")
+        #expect(line.label.britishEnglish == "Route")
         let frame = geometry(of: scene)
         #expect(line.shape == .polylines([route.map(frame.pixel(for:))], width: Spec.routeWidth * Double(scale)))
     }
@@ -32,7 +33,7 @@ struct DrawnElementTests {
         let scene = fixedScene(scale: scale, start: Places.cambridge, finish: finish)
         let frame = geometry(of: scene)
         let found = try elements(scene)
-        #expect(found.map(\.label) == ["Start marker", "Finish marker"])
+        #expect(found.map(\.label.britishEnglish) == ["Start marker", "Finish marker"])
         for (element, point) in zip(found, [Places.cambridge, finish]) {
             let tip = anchorPixel(of: point, in: frame), s = Double(scale), e = Spec.wispExtent
             #expect(element.shape == .box(PixelRect(
@@ -47,7 +48,7 @@ struct DrawnElementTests {
         let fix = LocationFix(coordinate: Places.cambridge, accuracyMetres: 65)
         let scene = fixedScene(zoom: zoom, scale: scale, location: fix)
         let ring = try #require(try elements(scene).first)
-        #expect(ring.category == .location && ring.label == "Your location, accurate to 65 metres")
+        #expect(ring.category == .location && ring.label.britishEnglish == "Your location, accurate to 65 metres")
         let r = 65 / (Spec.metresPerPixel(latitude: Places.cambridge.latitude, zoom: zoom) / Double(scale))
         guard case .ring(let center, let inner, let outer) = ring.shape else {
             Issue.record("not a ring: \(ring.shape)")
@@ -65,7 +66,7 @@ struct DrawnElementTests {
             photos: [photo, Photo(id: 13, coordinate: Places.cambridge)], attribution: .hidden
         )
         let found = try elements(scene)
-        #expect(found.map(\.label) == ["Photo 12: Cycle parking", "Photo 13"])
+        #expect(found.map(\.label.britishEnglish) == ["Photo 12: Cycle parking", "Photo 13"])
         #expect(found.map(\.id) == ["12", "13"])
         let box = found[0].shape.bounds
         #expect(box.width == Double(Spec.photoPinSize.width) && box.height == Double(Spec.photoPinSize.height))
@@ -84,11 +85,11 @@ struct DrawnElementTests {
         )
         let found = try elements(scene)
         #expect(found.map(\.category) == [.location, .photo, .start, .finish, .route, .stage, .attribution, .counter])
-        #expect(found[5].label == "Stage 2 of 5" && found[7].label == "Stage 2 of 5")
+        #expect(found[5].label.britishEnglish == "Stage 2 of 5" && found[7].label.britishEnglish == "Stage 2 of 5")
         let attribution = AttributionPainter(text: try style("osm").tileSet.attribution)
             .layout(on: Canvas(width: 320, height: 480), frame: geometry(of: scene)).box
         #expect(found[6].shape == .box(attribution))
-        #expect(found[6].label == "Map attribution: © OpenStreetMap contributors")
+        #expect(found[6].label.britishEnglish == "Map attribution: © OpenStreetMap contributors")
         // A hit-test takes the topmost element under the point: the start marker's tip is under
         // the route, and the emphasised stage over both; the location ring leaves its centre open.
         let tip = geometry(of: scene).pixel(for: Places.cambridge)
@@ -98,7 +99,7 @@ struct DrawnElementTests {
 
     @Test("with chrome, the map's elements move down by the bars and the chrome reports its buttons and tabs", arguments: [1, 2])
     func chrome(scale: Int) throws {
-        let chrome = PhoneChrome.journeyPlanner(commentary: PhoneChrome.Commentary("Set finish", isButton: false), enabled: [.geolocate, .zoomIn])
+        let chrome = PhoneChrome.journeyPlanner(commentary: PhoneChrome.Commentary(Phrase(.setFinish), isButton: false), enabled: [.geolocate, .zoomIn])
         var scene = fixedScene(scale: scale, start: Places.cambridge)
         scene.chrome = chrome
         let found = try elements(scene)
@@ -110,14 +111,14 @@ struct DrawnElementTests {
 
         let buttons = found.filter { $0.category == .button }
         #expect(buttons.map(\.id) == ["geolocate", "placefinder", "stepBack", "zoomIn", "zoomOut"])
-        #expect(buttons.map(\.label) == ["Find my location", "Placefinder, unavailable", "Step back, unavailable", "Zoom in", "Zoom out, unavailable"])
+        #expect(buttons.map(\.label.britishEnglish) == ["Find my location", "Placefinder, unavailable", "Step back, unavailable", "Zoom in", "Zoom out, unavailable"])
         for button in buttons {
             // The toolbar lies between the 20 px status bar and the map panel at 64 px.
             #expect(button.shape.bounds.minY >= 20 * s && button.shape.bounds.maxY <= 64 * s)
         }
-        #expect(found.first { $0.category == .commentary }?.label == "Set finish")
+        #expect(found.first { $0.category == .commentary }?.label.britishEnglish == "Set finish")
         let tabs = found.filter { $0.category == .tab }
-        #expect(tabs.count == 5 && tabs.filter { $0.label.hasSuffix(", selected") }.map(\.id) == ["planRoute"])
+        #expect(tabs.count == 5 && tabs.filter { $0.label.britishEnglish.hasSuffix(", selected") }.map(\.id) == ["planRoute"])
         #expect(tabs.allSatisfy { $0.shape.bounds.maxY == 480 * s && $0.shape.bounds.height == 49 * s })
     }
 
@@ -153,7 +154,7 @@ struct DrawnElementTests {
         }
 
         func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] {
-            [DrawnElement(.commentary, label: "Test box", shape: .box(PixelRect(minX: 0, minY: 0, maxX: size, maxY: size)))]
+            [DrawnElement(.commentary, label: .text("Test box"), shape: .box(PixelRect(minX: 0, minY: 0, maxX: size, maxY: size)))]
         }
     }
 
@@ -163,10 +164,10 @@ struct DrawnElementTests {
         scene.layers.append(Marker(size: 10))
         let image = try render(scene, over: SolidTiles(Background.white)).canvas.image()
         #expect(image.pixel(x: 5, y: 5) == Colour(redLevel: 255, greenLevel: 0, blueLevel: 0))
-        #expect(try elements(scene).map(\.label) == ["Start marker", "Test box"])
+        #expect(try elements(scene).map(\.label.britishEnglish) == ["Start marker", "Test box"])
         // Setting the app's overlays lays them out again under the new layer, which is kept.
         scene.overlays.finish = Coordinate(latitude: 52.2070, longitude: 0.1450)
-        #expect(try elements(scene).map(\.label) == ["Start marker", "Finish marker", "Test box"])
+        #expect(try elements(scene).map(\.label.britishEnglish) == ["Start marker", "Finish marker", "Test box"])
         #expect(scene == scene && scene != fixedScene(start: Places.cambridge))
     }
 }

@@ -6,6 +6,7 @@ import MapRender
 import StrictJSON
 import Testing
 import TileStore
+import Wording
 
 /// A GeoJSON document drawn over the map (`GeoJSONOverlay`): simplestyle's properties and
 /// defaults, every geometry type, holes, what it reports, and its bad input.
@@ -105,7 +106,7 @@ import TileStore
         var scene = fixedScene()
         scene.addMapObjects([overlay])
         let elements = FrameRenderer.elements(for: scene, geometry: geometry(of: scene), tileSet: try style("osm").tileSet)
-        #expect(elements.map(\.label) == ["Ring road", "Meeting point", "Marker b"])
+        #expect(elements.map(\.label.britishEnglish) == ["Ring road", "Meeting point", "Marker b"])
         #expect(elements.map(\.category) == [.path, .marker, .marker])
     }
 

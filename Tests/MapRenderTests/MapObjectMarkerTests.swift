@@ -6,6 +6,7 @@ import PhoneScreen
 import StrictJSON
 import Testing
 import TileStore
+import Wording
 
 /// A request's own marker (`Marker`), drawn for real over a plain background: where it stands,
 /// how large it is, its colours in each theme, and how scene layers and query strings write it.
@@ -96,7 +97,7 @@ import TileStore
             Marker(coordinate: Coordinate(latitude: 52.204, longitude: 0.14), glyph: .icon(.star)),
         ])
         let elements = FrameRenderer.elements(for: scene, geometry: geometry(of: scene), tileSet: try style("osm").tileSet)
-        #expect(elements.map(\.label) == ["Market square", "Marker B", "Marker with a star"])
+        #expect(elements.map(\.label.britishEnglish) == ["Market square", "Marker B", "Marker with a star"])
         #expect(elements.allSatisfy { $0.category == .marker && $0.place != nil })
         // The hit box holds the head, above the point.
         let point = geometry(of: scene).pixel(for: Places.cambridge)
@@ -113,7 +114,7 @@ import TileStore
         for element in FrameRenderer.elements(for: scene, geometry: geometry, tileSet: tileSet) {
             let bounds = element.shape.bounds, frame = geometry.pixelRect
             #expect(bounds.minX >= frame.minX && bounds.minY >= frame.minY && bounds.maxX <= frame.maxX && bounds.maxY <= frame.maxY,
-                    "\(element.label) at \(bounds) is cut off")
+                    "\(element.label.britishEnglish) at \(bounds) is cut off")
         }
     }
 

@@ -6,6 +6,7 @@ import MapRender
 import StrictJSON
 import Testing
 import TileStore
+import Wording
 
 /// A request's own path (`Path`), drawn for real over a plain background: its line, its fill,
 /// its look in each theme, what it reports, and how scene layers and query strings write it.
@@ -79,7 +80,7 @@ import TileStore
         var scene = fixedScene()
         scene.addMapObjects([Path(points: [Places.cambridge, Self.east], title: "Riverside"), Path(points: [Places.cambridge, Self.northEast])])
         let elements = FrameRenderer.elements(for: scene, geometry: geometry(of: scene), tileSet: try style("osm").tileSet)
-        #expect(elements.map(\.label) == ["Riverside", "Path"])
+        #expect(elements.map(\.label.britishEnglish) == ["Riverside", "Path"])
         #expect(elements.allSatisfy { $0.category == .path })
         let frame = geometry(of: scene)
         let middle = frame.pixel(for: Coordinate(latitude: Places.cambridge.latitude, longitude: Places.cambridge.longitude + 0.0005))

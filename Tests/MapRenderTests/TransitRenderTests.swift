@@ -5,6 +5,7 @@ import MapRender
 import PhoneScreen
 import Testing
 import TileStore
+import Wording
 
 /// The transit layer on rendered pixels: a leg in its line's colour on its text-colour casing,
 /// the approach in grey, nodes, the vehicle's icon, the sentence above the attribution, and the
@@ -18,15 +19,15 @@ import TileStore
 
     static let map = TransitMap(
         lines: [
-            TransitMap.Line(kind: .approach, path: [farWest, west], colour: .black, casing: .black, label: "Tram 7, before your stop"),
-            TransitMap.Line(kind: .ride, path: [west, east], colour: Colour(hex: 0x0062A8), casing: Colour(hex: 0xFFD800), label: "Tram 7"),
+            TransitMap.Line(kind: .approach, path: [farWest, west], colour: .black, casing: .black, label: .text("Tram 7, before your stop")),
+            TransitMap.Line(kind: .ride, path: [west, east], colour: Colour(hex: 0x0062A8), casing: Colour(hex: 0xFFD800), label: .text("Tram 7")),
         ],
         stops: [
-            TransitMap.Stop(role: .start, coordinate: west, label: "West, board tram 7"),
-            TransitMap.Stop(role: .end, coordinate: east, label: "East, alight"),
+            TransitMap.Stop(role: .start, coordinate: west, name: "West", label: .text("West, board tram 7")),
+            TransitMap.Stop(role: .end, coordinate: east, name: "East", label: .text("East, alight")),
         ],
-        vehicle: TransitMap.Vehicle(coordinate: farWest, name: "7", colour: Colour(hex: 0x0062A8), textColour: .white, label: "Tram 7, waiting"),
-        sentence: "Tram 7 has not yet left West."
+        vehicle: TransitMap.Vehicle(coordinate: farWest, name: "7", colour: Colour(hex: 0x0062A8), textColour: .white, label: .text("Tram 7, waiting")),
+        sentence: .text("Tram 7 has not yet left West.")
     )
 
     private func frame(scale: Int = 1, theme: Theme = .cycleStreets) throws -> (image: RasterImage, geometry: FrameGeometry) {
@@ -67,18 +68,18 @@ import TileStore
         scene.overlays.transit = Self.map
         let elements = FrameRenderer.elements(for: scene, geometry: geometry, tileSet: try style("osm").tileSet)
         let vehicle = try #require(elements.first { $0.category == .vehicle })
-        #expect(vehicle.label == "Tram 7, waiting" && vehicle.id == "7")
+        #expect(vehicle.label.britishEnglish == "Tram 7, waiting" && vehicle.id == "7")
         let box = vehicle.shape.bounds
         // Inside the icon's edge, left of its text, is the line's colour.
         #expect(isNear(image.pixel(x: Int(box.minX) + 3, y: Int((box.minY + box.maxY) / 2)), Self.lineColour))
         let caption = try #require(elements.first { $0.category == .caption })
         let attribution = try #require(elements.first { $0.category == .attribution })
-        #expect(caption.label == "Tram 7 has not yet left West.")
+        #expect(caption.label.britishEnglish == "Tram 7 has not yet left West.")
         #expect(caption.shape.bounds.maxY == attribution.shape.bounds.minY && caption.shape.bounds.minX == 0)
         // The layer sits above the location ring and below the markers and the route.
         let order = elements.map(\.category)
         #expect(order.firstIndex(of: .line)! < order.firstIndex(of: .vehicle)!)
-        #expect(elements.filter { $0.category == .stop }.map(\.label) == ["West, board tram 7", "East, alight"])
+        #expect(elements.filter { $0.category.spokenKind == .stop }.map(\.label.britishEnglish) == ["West, board tram 7", "East, alight"])
     }
 
     @Test func theLayerLiesAboveTheLocationRingAndBelowTheMarkersAndTheRoute() {

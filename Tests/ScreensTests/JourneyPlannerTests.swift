@@ -4,6 +4,7 @@ import MapRender
 import Testing
 @testable import Payloads
 import PhoneScreen
+import Wording
 @testable import Screens
 
 @Suite struct JourneyPlannerTests {
@@ -12,12 +13,12 @@ import PhoneScreen
     @Test func tapsGoFromClearedToStartToFinish() {
         var planner = JourneyPlanner(map: panel)
         #expect(planner.phase == .settingStart)
-        #expect(planner.commentary == "Set start")
+        #expect(planner.commentary.britishEnglish == "Set start")
         #expect(planner.tap(atX: 160, y: 300, at: 0) == .accepted)
-        #expect(planner.commentary == "Set finish")
+        #expect(planner.commentary.britishEnglish == "Set finish")
         #expect(planner.tap(atX: 160, y: 40, at: 1) == .accepted)
         #expect(planner.phase == .readyToPlan)
-        #expect(planner.commentary == "Plan route")
+        #expect(planner.commentary.britishEnglish == "Plan route")
         #expect(planner.tap(atX: 60, y: 60, at: 2) == .refused("Tap ignored: the start and finish are already set"))
         #expect(planner.map.camera == panel.camera, "the map never moves after a tap")
     }
@@ -58,7 +59,7 @@ import PhoneScreen
         #expect(refused == .refused("Move the map to set a finish point further away."))
         #expect(refused.message == JourneyPlanner.finishTooCloseMessage)
         #expect(planner.finish == nil)
-        #expect(planner.commentary == "Set finish")
+        #expect(planner.commentary.britishEnglish == "Set finish")
         #expect(planner.tap(atX: 160, y: 40, at: 2) == .accepted)
         let start = try #require(planner.start), finish = try #require(planner.finish)
         #expect(start.distance(to: finish) >= JourneyPlanner.minimumStartFinishMetres)
@@ -73,10 +74,10 @@ import PhoneScreen
         #expect(planner.stepBack(at: 2) == .accepted)
         #expect(planner.finish == nil)
         #expect(planner.start == start)
-        #expect(planner.commentary == "Set finish")
+        #expect(planner.commentary.britishEnglish == "Set finish")
         #expect(planner.stepBack(at: 3) == .accepted)
         #expect(planner.start == nil)
-        #expect(planner.commentary == "Set start")
+        #expect(planner.commentary.britishEnglish == "Set start")
         #expect(planner.map.camera == panel.camera)
     }
 
@@ -84,7 +85,7 @@ import PhoneScreen
         var planner = readyToPlan()
         let journey = try Fixture.journey()
         #expect(planner.plan(journey, at: 5) == .accepted)
-        #expect(planner.commentary == "New route")
+        #expect(planner.commentary.britishEnglish == "New route")
         #expect(planner.start == journey.startCoordinate)
         #expect(planner.finish == journey.finishCoordinate)
         #expect(planner.journey == journey)
@@ -126,7 +127,7 @@ import PhoneScreen
         #expect(planner.tap(atX: 10, y: 10, at: 7).accepted == false)
         #expect(planner.newRoute(at: 8) == .accepted)
         #expect(planner.start == nil && planner.finish == nil && planner.journey == nil)
-        #expect(planner.commentary == "Set start")
+        #expect(planner.commentary.britishEnglish == "Set start")
         #expect(planner.map.camera == camera)
     }
 

@@ -5,6 +5,7 @@ import StrictJSON
 import Testing
 @testable import Payloads
 import PhoneScreen
+import Wording
 @testable import Screens
 
 /// Touching a photo's pin opens it (app spec 8.1), from the file its answer names.
@@ -22,7 +23,7 @@ import PhoneScreen
         let run = try play(#"\#(Self.photomap), {"photo": 41877}, {"zoomIn": true}, {"done": true}"#)
         let view = try #require(run.frames[2].state.photoView)
         #expect(run.frames[2].state.screen == .photo && run.log[2].previousScreen == .photomap)
-        #expect(view.title == "Photo 41877" && view.caption == "A single Sheffield stand on Gwydir Street, taken upright")
+        #expect(view.title.britishEnglish == "Photo 41877" && view.caption == "A single Sheffield stand on Gwydir Street, taken upright")
         #expect(view.imageWidth == 240 && view.imageHeight == 360, "a portrait photo")
         #expect(run.log[3].accepted == false && run.log[3].message == ScriptPlayer.photoHasNoMap)
         #expect(run.frames[4].state.screen == .photomap && run.frames[4].state.photoView == nil)

@@ -7,6 +7,7 @@ import PhoneScreen
 @testable import Screens
 import StrictJSON
 import Testing
+import Wording
 
 @Suite struct ScriptPlayerTests {
     func play(_ json: String) throws(ScriptError) -> ScriptRun {
@@ -38,7 +39,7 @@ import Testing
 
         let journey = try Fixture.journey()
         let planned = run.frames[12].state
-        #expect(planned.commentary == "New route")
+        #expect(planned.commentary?.britishEnglish == "New route")
         #expect(planned.routeLine == journey.routeLine)
         #expect(planned.start == journey.startCoordinate && planned.finish == journey.finishCoordinate)
 
@@ -55,7 +56,7 @@ import Testing
         let asked = run.frames[15]
         #expect(asked.state.dialog?.title == "New route" && asked.state.routeLine != nil, "New route asks before clearing")
         let cleared = run.frames[16].state
-        #expect(cleared.screen == .planner && cleared.commentary == "Set start")
+        #expect(cleared.screen == .planner && cleared.commentary?.britishEnglish == "Set start")
         #expect(cleared.camera == planned.camera && cleared.routeLine == nil)
 
         let located = run.frames[17].state
@@ -67,7 +68,7 @@ import Testing
         let millRoad = Coordinate(latitude: 52.20005, longitude: 0.13952)
         #expect(placed.finish == millRoad && placed.camera.center == millRoad)
         #expect(placed.locationRing == nil, "choosing a place ends geolocation")
-        #expect(placed.commentary == "Plan route")
+        #expect(placed.commentary?.britishEnglish == "Plan route")
     }
 
     /// CycleStreets' JSON answers play exactly as their XML does: the files are told apart by

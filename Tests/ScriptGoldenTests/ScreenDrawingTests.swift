@@ -8,6 +8,7 @@ import PhoneScreen
 import Screens
 import Testing
 import TileStore
+import Wording
 
 /// How screen states become frames: the map panel inside the chrome, the chrome's states, the
 /// emphasised stage, and scene files with `"chrome": true`.
@@ -75,8 +76,8 @@ import TileStore
         let (_, run) = try ScriptGoldens.play("chrome-planner")
         let commentaries = run.frames.map { $0.state.chrome.commentary }
         #expect(commentaries == [
-            PhoneChrome.Commentary("Set start", isButton: false), PhoneChrome.Commentary("Set finish", isButton: false),
-            PhoneChrome.Commentary("Plan route", isButton: true), PhoneChrome.Commentary("New route", isButton: true),
+            PhoneChrome.Commentary(Phrase(.setStart), isButton: false), PhoneChrome.Commentary(Phrase(.setFinish), isButton: false),
+            PhoneChrome.Commentary(Phrase(.planRoute), isButton: true), PhoneChrome.Commentary(Phrase(.newRoute), isButton: true),
         ])
         #expect(run.frames.allSatisfy { $0.state.chrome.activeTab == .planRoute })
     }

@@ -5,6 +5,7 @@ import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Testing
+import Wording
 @testable import Transit
 
 /// A journey from a feed, drawn at a moment: where the vehicle is, what is grey, which stops
@@ -23,8 +24,8 @@ import Testing
     @Test func aVehicleBetweenItsArrivalAndDepartureIsAtTheStop() throws {
         let map = try map(Self.tramLeg, at: "08:32:30")
         #expect(map.vehicle?.coordinate == Coordinate(latitude: 52.2, longitude: 0.14))
-        #expect(map.vehicle?.label == "Tram 7 towards Castle Hill, at Newmarket Road")
-        #expect(map.sentence == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
+        #expect(map.vehicle?.label.britishEnglish == "Tram 7 towards Castle Hill, at Newmarket Road")
+        #expect(map.sentence?.britishEnglish == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
     }
 
     @Test func aVehicleBetweenStopsIsDrawnHalfwayAlongItsPath() throws {
@@ -32,37 +33,37 @@ import Testing
         // Halfway along the shape's bend from S1 to S2 is its middle point.
         let vehicle = try #require(map.vehicle)
         #expect(abs(vehicle.coordinate.latitude - 52.202) < 1e-6 && abs(vehicle.coordinate.longitude - 0.145) < 1e-6)
-        #expect(map.sentence == "Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34.")
+        #expect(map.sentence?.britishEnglish == "Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34.")
         #expect(vehicle.name == "7" && vehicle.colour == Colour(hex: 0x0062A8) && vehicle.textColour == .white)
     }
 
     @Test func theSentenceFollowsTheVehicleToYourStopAndThenToWhereYouAlight() throws {
-        #expect(try map(Self.tramLeg, at: "08:33:30").sentence == "Tram 7 is between Newmarket Road and your stop, Elizabeth Way. It arrives at 08:34.")
-        #expect(try map(Self.tramLeg, at: "08:34:10").sentence == "Tram 7 is at your stop, Elizabeth Way. It leaves at 08:34.")
-        #expect(try map(Self.tramLeg, at: "08:35:00").sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 2 stops before yours. It arrives at 08:41.")
-        #expect(try map(Self.tramLeg, at: "08:41:00").sentence == "Tram 7 is at your stop, Market Square, where you alight.")
-        #expect(try map(Self.tramLeg, at: "08:42:00").sentence == "Tram 7 has passed your stop, Market Square.")
-        #expect(try map(Self.tramLeg, at: "08:50:00").sentence == "Tram 7 has reached the end of its trip at Castle Hill.")
-        #expect(try map(Self.tramLeg, at: "08:00:00").sentence == "Tram 7 has not yet left Coldham's Lane, 1 stop before yours. It arrives at 08:34.")
+        #expect(try map(Self.tramLeg, at: "08:33:30").sentence?.britishEnglish == "Tram 7 is between Newmarket Road and your stop, Elizabeth Way. It arrives at 08:34.")
+        #expect(try map(Self.tramLeg, at: "08:34:10").sentence?.britishEnglish == "Tram 7 is at your stop, Elizabeth Way. It leaves at 08:34.")
+        #expect(try map(Self.tramLeg, at: "08:35:00").sentence?.britishEnglish == "Tram 7 is between Elizabeth Way and Midsummer Common, 2 stops before yours. It arrives at 08:41.")
+        #expect(try map(Self.tramLeg, at: "08:41:00").sentence?.britishEnglish == "Tram 7 is at your stop, Market Square, where you alight.")
+        #expect(try map(Self.tramLeg, at: "08:42:00").sentence?.britishEnglish == "Tram 7 has passed your stop, Market Square.")
+        #expect(try map(Self.tramLeg, at: "08:50:00").sentence?.britishEnglish == "Tram 7 has reached the end of its trip at Castle Hill.")
+        #expect(try map(Self.tramLeg, at: "08:00:00").sentence?.britishEnglish == "Tram 7 has not yet left Coldham's Lane, 1 stop before yours. It arrives at 08:34.")
     }
 
     @Test func timesPastMidnightAreTheSameServiceDay() throws {
         let plan = TransitJourney.Plan.legs([.init(trip: "N7", board: "S3", alight: "S7")])
         let late = try map(plan, following: "N7", at: "24:01:30")
-        #expect(late.sentence == "Tram 7 is at Market Square, the stop before yours. It arrives at 00:04.")
+        #expect(late.sentence?.britishEnglish == "Tram 7 is at Market Square, the stop before yours. It arrives at 00:04.")
         // Asked at 00:01:30 rather than 24:01:30, the trip is taken a day later.
         #expect(try map(plan, following: "N7", at: "00:01:30").sentence == late.sentence)
-        #expect(try map(plan, following: "N7", at: "23:51:00").sentence?.hasPrefix("Tram 7 is between Coldham's Lane and Newmarket Road") == true)
+        #expect(try map(plan, following: "N7", at: "23:51:00").sentence?.britishEnglish.hasPrefix("Tram 7 is between Coldham's Lane and Newmarket Road") == true)
     }
 
     @Test func theApproachRunsGreyFromTheVehicleToTheBoardingStop() throws {
         let map = try map(Self.tramLeg, at: "08:31:00")
         let approach = try #require(map.lines.first)
-        #expect(approach.kind == .approach && approach.label == "Tram 7 towards Castle Hill, before your stop")
+        #expect(approach.kind == .approach && approach.label.britishEnglish == "Tram 7 towards Castle Hill, before your stop")
         #expect(approach.path.first == map.vehicle?.coordinate)
         #expect(approach.path.last == Coordinate(latitude: 52.2, longitude: 0.13))
         // Newmarket Road, between the vehicle and the boarding stop, has its dot.
-        #expect(map.stops.contains { $0.role == .passed && $0.label == "Newmarket Road, 08:32" })
+        #expect(map.stops.contains { $0.role == .passed && $0.label.britishEnglish == "Newmarket Road, 08:32" })
         // Once the vehicle has passed the boarding stop, there is nothing grey.
         #expect(try self.map(Self.tramLeg, at: "08:35:00").lines.allSatisfy { $0.kind == .ride })
         // With no vehicle followed, the approach is the whole trip before the boarding stop.
@@ -82,23 +83,23 @@ import Testing
 
     @Test func aTransferJourneyHasStartTransferAndEndNodes() throws {
         let map = try map(Self.transfer, at: "08:31:00")
-        let nodes = map.stops.filter { $0.role != .passed }.map { "\($0.role.rawValue): \($0.label)" }
+        let nodes = map.stops.filter { $0.role != .passed }.map { "\($0.role.rawValue): \($0.label.britishEnglish)" }
         #expect(nodes == [
             "start: Elizabeth Way, board tram 7 at 08:34",
             "transfer: Parker's Piece, transfer to bus 60 at 08:45",
             "end: Coleridge Café, alight from bus 60 at 08:49",
         ])
-        #expect(map.lines.map(\.label) == ["Tram 7 towards Castle Hill, before your stop", "Tram 7 towards Castle Hill", "Bus 60 towards Cherry Hinton"])
-        #expect(map.stops.filter { $0.role == .passed }.map(\.label) == ["Newmarket Road, 08:32", "Midsummer Common, 08:36", "Mill Road, 08:47"])
+        #expect(map.lines.map(\.label.britishEnglish) == ["Tram 7 towards Castle Hill, before your stop", "Tram 7 towards Castle Hill", "Bus 60 towards Cherry Hinton"])
+        #expect(map.stops.filter { $0.role == .passed }.map(\.label.britishEnglish) == ["Newmarket Road, 08:32", "Midsummer Common, 08:36", "Mill Road, 08:47"])
     }
 
     @Test func theDeparturesViewRidesToTheEndOfTheLineWithNoEndNode() throws {
         let map = try map(.departure(trip: "T7", stop: "S5"), at: "08:35:00")
-        #expect(map.stops.contains { $0.role == .start && $0.label == "Parker's Piece, your stop, tram 7 at 08:39" })
+        #expect(map.stops.contains { $0.role == .start && $0.label.britishEnglish == "Parker's Piece, your stop, tram 7 at 08:39" })
         #expect(!map.stops.contains { $0.role == .end })
-        #expect(map.stops.filter { $0.role == .passed }.map(\.label) == ["Midsummer Common, 08:36", "Market Square, 08:41", "Castle Hill, 08:44"])
+        #expect(map.stops.filter { $0.role == .passed }.map(\.label.britishEnglish) == ["Midsummer Common, 08:36", "Market Square, 08:41", "Castle Hill, 08:44"])
         #expect(map.lines.last?.path.last == Coordinate(latitude: 52.2, longitude: 0.09))
-        #expect(map.sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
+        #expect(map.sentence?.britishEnglish == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
     }
 
     @Test func aLineWithNoColourTakesItsModesColourAndTheBetterTextColour() throws {
@@ -106,7 +107,7 @@ import Testing
         let bus = try #require(map.lines.last)
         #expect(bus.colour == TransitMode.bus.defaultColour)
         #expect(map.vehicle?.textColour == .white)
-        #expect(map.sentence == "Bus 60 is between Parker's Piece and Mill Road, 1 stop before yours. It arrives at 08:49.")
+        #expect(map.sentence?.britishEnglish == "Bus 60 is between Parker's Piece and Mill Road, 1 stop before yours. It arrives at 08:49.")
     }
 
     @Test func everyDefaultLineColourStandsOutAgainstTheMap() {
@@ -122,8 +123,8 @@ import Testing
         // X9 has no times at S2 and S3, a third and two thirds of the way from 09:00 to 09:03.
         let plan = TransitJourney.Plan.legs([.init(trip: "X9", board: "S1", alight: "S4")])
         let map = try map(plan, following: "X9", at: "09:01:00")
-        #expect(map.vehicle?.label == "Airport Express towards Midsummer Common, at Newmarket Road")
-        #expect(map.stops.filter { $0.role == .passed }.map(\.label) == ["Newmarket Road, 09:01", "Elizabeth Way, 09:02"])
+        #expect(map.vehicle?.label.britishEnglish == "Airport Express towards Midsummer Common, at Newmarket Road")
+        #expect(map.stops.filter { $0.role == .passed }.map(\.label.britishEnglish) == ["Newmarket Road, 09:01", "Elizabeth Way, 09:02"])
         // A line with no short name is named by its long name, on its icon too; yellow takes black text.
         #expect(map.vehicle?.name == "Airport Express" && map.vehicle?.textColour == .black)
     }
@@ -153,7 +154,7 @@ import Testing
     @Test func aRealtimeReportPlacesTheVehicleByItsStopAndStatus() throws {
         try withTemporaryDirectory { directory in
             let journey = try TransitJourney(Self.tramLeg, following: "T7", in: TransitFeedFixture.open(in: directory))
-            func sentence(_ vehicle: RealtimeVehicle) -> String? { journey.map(vehicle: .realtime(vehicle)).sentence }
+            func sentence(_ vehicle: RealtimeVehicle) -> String? { journey.map(vehicle: .realtime(vehicle)).sentence?.britishEnglish }
             let stopped = RealtimeVehicle(tripID: "T7", coordinate: nil, bearing: nil, currentStopSequence: 2, stopID: nil, status: .stoppedAt)
             #expect(sentence(stopped) == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
             let coming = RealtimeVehicle(tripID: "T7", coordinate: nil, bearing: nil, currentStopSequence: nil, stopID: "S2", status: .inTransitTo)

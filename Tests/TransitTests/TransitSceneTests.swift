@@ -10,6 +10,7 @@ import Screens
 import SwiftProtobuf
 import Testing
 import TileStore
+import Wording
 
 /// The `transit` key of scene files and script steps: read, looked up in its feed, drawn,
 /// explained, and refused with the field, the feed's file, line and column, and what is allowed.
@@ -46,7 +47,7 @@ import TileStore
         defer { try? FileManager.default.removeItem(at: file) }
         try message.serializedData().write(to: file)
         let scene = try loadScene(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "realtime": "\#(file.path)"}}"#)
-        #expect(scene.overlays.transit?.sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
+        #expect(scene.overlays.transit?.sentence?.britishEnglish == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
         // The file may stand beside "vehicle", and the trip defaults to the departure's.
         let beside = try loadScene(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "realtime": "\#(file.path)"}"#)
         #expect(beside.overlays.transit?.sentence == scene.overlays.transit?.sentence)
@@ -66,12 +67,12 @@ import TileStore
     @Test func aSceneDrawsTheJourneyFittedWithRoomForItsSentence() throws {
         let scene = try loadScene(transit: Self.transfer)
         let transit = try #require(scene.overlays.transit)
-        #expect(transit.sentence == "Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34.")
+        #expect(transit.sentence?.britishEnglish == "Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34.")
         let geometry = FrameRenderer.geometry(for: scene, tileSet: StyleCatalog.builtin["osm"]!.tileSet)
         let caption = try #require(FrameRenderer.elements(for: scene, geometry: geometry, tileSet: StyleCatalog.builtin["osm"]!.tileSet).first { $0.category == .caption })
         for stop in transit.stops {
             let pixel = geometry.pixel(for: stop.coordinate)
-            #expect(pixel.x > 0 && pixel.x < 320 && pixel.y > 0 && pixel.y < caption.shape.bounds.minY, "\(stop.label) at \(pixel)")
+            #expect(pixel.x > 0 && pixel.x < 320 && pixel.y > 0 && pixel.y < caption.shape.bounds.minY, "\(stop.label.britishEnglish) at \(pixel)")
         }
     }
 
@@ -91,7 +92,7 @@ import TileStore
         let busMiddle = Coordinate(latitude: 52.185, longitude: 0.11)
         #expect(try hit(busMiddle).label == "Bus 60 towards Cherry Hinton")
 
-        let description = frame.description()
+        let description = try frame.description()
         #expect(description.short.contains("a public-transport journey and its vehicle"))
         #expect(description.long.contains("Tram 7 is between Coldham's Lane and Newmarket Road, 1 stop before yours. It arrives at 08:34."))
         #expect(description.long.contains("Transit lines: Tram 7 towards Castle Hill, before your stop; Tram 7 towards Castle Hill; Bus 60 towards Cherry Hinton."))
@@ -118,7 +119,7 @@ import TileStore
 
     @Test func aVehicleWithNoTripFollowsTheJourneysFirstTrip() throws {
         let scene = try loadScene(transit: #"{"feed": "gtfs", "legs": [{"trip": "T7", "board": "S3", "alight": "S6"}], "vehicle": {"time": "08:32:30"}}"#)
-        #expect(scene.overlays.transit?.sentence == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
+        #expect(scene.overlays.transit?.sentence?.britishEnglish == "Tram 7 is at Newmarket Road, the stop before yours. It arrives at 08:34.")
     }
 
     @Test func aFeedAtFaultIsNamedByFileLineAndColumn() {
@@ -132,7 +133,7 @@ import TileStore
             let feed = try TransitFeedFixture.open(in: directory)
             let body = #"{"camera": {"fit": "all"}, "transit": {"feed": "city", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "time": "08:35:00"}}}"#
             let scene = try SceneFile.parse(Data(body.utf8), name: "scene", catalog: .builtin, feeds: ["city": feed])
-            #expect(scene.overlays.transit?.sentence == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
+            #expect(scene.overlays.transit?.sentence?.britishEnglish == "Tram 7 is between Elizabeth Way and Midsummer Common, 1 stop before yours. It arrives at 08:38.")
             let path = body.replacingOccurrences(of: #""city""#, with: #""\#(directory.path)""#)
             let unknown = #expect(throws: SceneError.self) { try SceneFile.parse(Data(path.utf8), name: "scene", catalog: .builtin, feeds: ["city": feed]) }
             #expect(unknown?.description.contains("is not a feed the server loaded; allowed one of city") == true)

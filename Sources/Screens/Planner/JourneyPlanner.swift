@@ -3,6 +3,7 @@ import MapGeometry
 import MapRender
 import Payloads
 import PhoneScreen
+import Wording
 
 /// The journey planner screen (spec 6.3-6.9) as a value: the markers, the planned route, the
 /// camera and any running geolocation, changed only by events.
@@ -45,7 +46,7 @@ public struct JourneyPlanner: Hashable, Sendable, Codable {
     }
 
     /// The commentary panel's text.
-    public var commentary: String { phase.commentary }
+    public var commentary: Phrase { phase.commentary }
 
     /// The toolbar buttons that are enabled: the phase's, and zooming while it does something.
     public var enabledButtons: [ToolbarButton] { phase.enabledButtons + map.enabledZoomButtons }

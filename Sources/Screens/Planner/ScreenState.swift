@@ -2,6 +2,7 @@ import MapGeometry
 import MapRender
 import Payloads
 import PhoneScreen
+import Wording
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
@@ -24,7 +25,7 @@ public struct ScreenState: Hashable, Sendable, Codable {
     /// A public-transport journey over the planner's map.
     public var transit: TransitMap?
     /// The journey planner's commentary panel text; nil on other screens.
-    public var commentary: String?
+    public var commentary: Phrase?
     public var enabledButtons: [ToolbarButton]
     /// The modal dialog over the whole screen; nil when none is open.
     public var dialog: AlertDialog?

@@ -2,6 +2,7 @@ import FrameRequest
 import MapGeometry
 import MapRender
 import PhoneScreen
+import Wording
 
 /// How a screen state is drawn: the `Scene` MapRender composites, and the phone chrome.
 ///
@@ -47,7 +48,7 @@ extension ScreenState {
         case .planner:
             let isButton = start != nil && finish != nil
             return .journeyPlanner(
-                commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled, spinner: geolocationSpinner
+                commentary: PhoneChrome.Commentary(commentary ?? .text(""), isButton: isButton), enabled: enabled, spinner: geolocationSpinner
             )
         case .photomap, .photo:
             return .photomap(enabled: enabled)

@@ -4,6 +4,7 @@ import MapGeometry
 import MapRender
 import Payloads
 import PhoneScreen
+import Wording
 import StrictJSON
 
 /// Plays a script against the app's screens, without drawing anything.
@@ -414,8 +415,8 @@ public struct ScriptPlayer {
         let closed = dialogs.takeClosed()
         return ScriptFrame(state: state, log: ScriptLogEntry(
             step: step, event: event, time: ScriptPlayer.logTime(time), accepted: outcome.accepted, message: outcome.message,
-            screen: state.screen, commentary: state.commentary, start: state.start, finish: state.finish, camera: state.camera,
-            transit: state.transit?.sentence, dialog: dialogs.open.map { DialogLogRecord($0) }, dialogsClosed: closed.isEmpty ? nil : closed,
+            screen: state.screen, commentary: state.commentary?.britishEnglish, start: state.start, finish: state.finish, camera: state.camera,
+            transit: state.transit?.sentence?.britishEnglish, dialog: dialogs.open.map { DialogLogRecord($0) }, dialogsClosed: closed.isEmpty ? nil : closed,
             previousScreen: previousScreen == state.screen ? nil : previousScreen
         ))
     }
