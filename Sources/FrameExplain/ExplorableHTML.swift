@@ -7,15 +7,26 @@ import Wording
 /// `alt`, an image map with one `<area>` per element (its shape from the element's hit shape,
 /// its `alt` the spoken label, a link to the element's sentence so that Tab and touch reach it)
 /// and the long description as a list. Any browser and screen reader can explore it by
-/// finger or keyboard.
+/// finger or keyboard, and a small script with no framework and nothing fetched adds, after
+/// Audiom and HapticMap:
+/// - the arrow keys move to the nearest element in that direction (up is north), Home to the
+///   start, and each move says the element with its distance and direction from the last one
+///   in a live region (`ExplorerPlan` works every move out beforehand, in the page's voice);
+/// - a finger or the mouse moving over the image plays a short tone for the kind of element
+///   under it (Web Audio), and vibrates in that kind's pattern where `navigator.vibrate` exists:
+///   routes, markers, stops, water (from `WaterMask`, when the page has the drawn pixels),
+///   controls and the background each their own;
+/// - a focus ring, black and yellow so that it shows on any map and in the high-contrast
+///   theme, drawn around the focused element in the page's own pixels, so it scales with zoom.
 ///
 /// An image map gives a point to the first area that holds it, so the map's elements come
 /// topmost first; the chrome above the map comes before them and the tab bar after, in
 /// reading order. Routes are areas of their own outline: a polygon along one side of the
 /// line and back along the other.
 public enum ExplorableHTML {
-    /// The page for `frame`, whose image is at `imageURL` (relative to the page), said in `voice`.
-    public static func page(for frame: ExplainedFrame, imageURL: String, voice: Voice = .britishEnglish) -> String {
+    /// The page for `frame`, whose image is at `imageURL` (relative to the page), said in
+    /// `voice`, with `water` where the drawn frame shows it.
+    public static func page(for frame: ExplainedFrame, imageURL: String, voice: Voice = .britishEnglish, water: WaterMask? = nil) -> String {
         let description = frame.description(detail: .standard, voice: voice)
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
@@ -29,17 +40,19 @@ public enum ExplorableHTML {
         }
         var areas: [String] = []
         for (index, element) in ordered {
+            let label = escape(voice.say(element.label)), kind = ExplorerTone(element.category).rawValue
             for (part, shape) in areaShapes(element.shape, scale: scale).enumerated() {
                 // A route of several parts is one element: its first part takes the focus.
-                let focus = part == 0 ? "" : " tabindex=\"-1\""
+                let focus = part == 0 ? " id=\"area-\(index)\"" : " tabindex=\"-1\""
                 areas.append("""
-                    <area shape="\(shape.kind)" coords="\(shape.coords)" href="#element-\(index)" alt="\(escape(voice.say(element.label)))"\(focus)>
+                    <area shape="\(shape.kind)" coords="\(shape.coords)" href="#element-\(index)" alt="\(label)" data-kind="\(kind)"\(focus)>
                     """)
             }
         }
         let sentences = description.long.map { "<li>\(escape($0))</li>" }
         let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(voice.say(element.label)))</li>" }
         let width = frame.scene.viewport.width, height = frame.scene.viewport.height
+        let data = ExplorerData(plan: ExplorerPlan(frame: frame, voice: voice), water: water)
         return """
             <!DOCTYPE html>
             <html lang="\(voice.language.rawValue)">
@@ -48,16 +61,19 @@ public enum ExplorableHTML {
             <meta name="viewport" content="width=device-width">
             <title>\(escape(description.short))</title>
             <style>
-            body { font: 16px/1.4 system-ui, sans-serif; margin: 1rem; }
-            img { display: block; }
-            area:focus { outline: 3px solid #000; }
+            \(ExplorerScript.style)
             </style>
             </head>
             <body>
-            <img src="\(escape(imageURL))" width="\(width)" height="\(height)" alt="\(escape(description.short))" usemap="#frame-elements">
+            <p id="explorer-help">\(escape(voice.say(Phrase(.explorerHelp))))</p>
+            <div id="explorer" class="explorer" role="application" tabindex="0" aria-label="\(escape(voice.say(Phrase(.explorerName))))" aria-describedby="explorer-help">
+            <img id="frame-image" src="\(escape(imageURL))" width="\(width)" height="\(height)" alt="\(escape(description.short))" usemap="#frame-elements">
+            <svg id="focus-ring" class="focus-ring" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" aria-hidden="true" focusable="false"><path class="outer"/><path class="inner"/></svg>
             <map name="frame-elements">
             \(areas.joined(separator: "\n"))
             </map>
+            </div>
+            <p id="announcer" class="announcer" aria-live="polite" aria-atomic="true"></p>
             <h2>\(escape(voice.say(Phrase(.descriptionHeading))))</h2>
             <ul>
             \(sentences.joined(separator: "\n"))
@@ -66,6 +82,10 @@ public enum ExplorableHTML {
             <ul>
             \(targets.joined(separator: "\n"))
             </ul>
+            <script type="application/json" id="explorer-data">\(data.json)</script>
+            <script>
+            \(ExplorerScript.script)
+            </script>
             </body>
             </html>
 

@@ -167,17 +167,18 @@ private struct FrameWriting: Sendable {
     let encoding: FrameEncoding
 
     func write(_ frame: SceneFrame, with pipeline: FramePipeline) async throws -> [String] {
-        let keepsPixels = legend != nil
+        let keepsPixels = legend != nil, html = html
         let scene = frame.scene
         let encoding = encoding
         let drawn = try await pipeline.render(scene, as: FrameOutput { rendered in
-            (encoded: try rendered.canvas.encoded(as: encoding), pixels: keepsPixels ? rendered.canvas.image() : nil)
+            let pixels = keepsPixels || html ? rendered.canvas.image() : nil
+            return (encoded: try rendered.canvas.encoded(as: encoding), pixels: pixels, water: html ? pixels.map { WaterMask(image: $0, scale: scene.viewport.scale) } : nil)
         })
         try OutputFile.write(drawn.output.encoded, to: frame.destination, what: "the frame")
         if html, let source = pipeline.catalog[scene.style] {
             let page = ExplorableHTML.page(
                 for: ExplainedFrame(scene: scene, tileSet: source.tileSet, journey: frame.journey), imageURL: frame.destination.lastPathComponent,
-                voice: voice
+                voice: voice, water: drawn.output.water
             )
             try OutputFile.write(
                 Data(page.utf8), to: frame.destination.deletingPathExtension().appendingPathExtension("html"), what: "the explorable frame"

@@ -63,6 +63,33 @@ public enum RoadPixels {
     }
 }
 
+/// Which pixels of a drawn frame are water, as HapticMap told a map's categories apart: by the
+/// colour under the finger.
+///
+/// OpenStreetMap's standard style fills water #AAD3DF (hue 194°, HSV saturation 0.24, value
+/// 0.87), OpenCycleMap a little deeper (#9CC6E8 in MapFrame's fixture tiles: 207°, 0.33, 0.91),
+/// so a pixel is water when its hue is within `waterHues` (180° to 220°, cyan to sky blue), its
+/// saturation within `waterSaturations` (0.15 to 0.45) and its value at least
+/// `minimumValue` (0.75). The app's overlays stay clear of it: the location ring's 22.5% blue
+/// over land is violet-blue (hue near 245°), photo pins' sky blue #56B4E9 too saturated (0.63).
+/// Its limits: water under a translucent overlay, and other designs' water colours, are missed;
+/// pale blue land uses (some glaciers, swimming pools) are taken for water.
+public enum WaterPixels {
+    public static let waterHues = 180.0...220.0
+    public static let waterSaturations = 0.15...0.45
+    public static let minimumValue = 0.75
+
+    /// Whether an opaque frame pixel is water-coloured.
+    public static func isWater(_ colour: Colour) -> Bool {
+        let red = Double(colour.redLevel), green = Double(colour.greenLevel), blue = Double(colour.blueLevel)
+        let largest = max(red, green, blue), smallest = min(red, green, blue)
+        guard largest == blue, largest > smallest, largest / 255 >= minimumValue else { return false }
+        guard waterSaturations.contains((largest - smallest) / largest) else { return false }
+        let hue = 60 * (red - green) / (largest - smallest) + 240
+        return waterHues.contains(hue)
+    }
+}
+
 extension Colour {
     /// The map background where no tile is available: the app's `UIColor grayColor`, RGB 128,128,128.
     public static let missingTileGrey = Colour(hex: 0x808080)

@@ -10,7 +10,7 @@ import Wording
 /// in the language and units of `lang` and `units`: `GET /frame/hit` (`x`, `y` and `slop`
 /// besides), `GET /frame/describe` (`detail` and `from` besides) and `GET /frame.html`. The
 /// answers come from the painters' shapes, worked out on a render thread, since a long
-/// route's shapes take a while.
+/// route's shapes take a while; only the page draws the frame, to find its water.
 extension MapServerApp {
     /// The parameters every explaining endpoint takes besides the frame's.
     static let voiceParameters: Set<String> = ["lang", "units"]
@@ -105,15 +105,16 @@ extension MapServerApp {
     }
 
     /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same
-    /// parameters, `lang` and `units` aside.
+    /// parameters, `lang` and `units` aside. The frame is drawn to find its water.
     func explorableFrame(_ request: Request) async throws -> Response {
         let imageQuery = (request.uri.query ?? "").split(separator: "&").filter { pair in
             let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !Self.voiceParameters.contains(name.removingPercentEncoding ?? name)
         }
         let imageURL = "frame.png" + (imageQuery.isEmpty ? "" : "?" + imageQuery.joined(separator: "&"))
+        let water = try await tiles.waterMask(try await frameScene(request, others: Self.voiceParameters))
         let page = try await explaining(request, others: Self.voiceParameters) { frame, values in
-            ExplorableHTML.page(for: frame, imageURL: imageURL, voice: try Self.voice(values))
+            ExplorableHTML.page(for: frame, imageURL: imageURL, voice: try Self.voice(values), water: water)
         }
         return Self.response(Data(page.utf8), contentType: "text/html; charset=utf-8")
     }

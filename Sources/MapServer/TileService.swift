@@ -1,4 +1,5 @@
 import BlockingWork
+import FrameExplain
 import FramePipeline
 import Foundation
 import HTTPTypes
@@ -176,6 +177,20 @@ final class TileService: Sendable {
         }
         let frame = try await timedRender(scene, geometry: nil, encoding: encoding)
         return EncodedImage(data: frame.output, format: encoding.format, maxAge: 0, lastModified: nil)
+    }
+
+    /// Where the frame of `scene` shows water, for the explorable frame's tones: it is drawn
+    /// as `/frame.png` draws it, and its pixels read.
+    func waterMask(_ scene: Scene) async throws -> WaterMask {
+        guard configuration.catalog[scene.style] != nil else {
+            throw HTTPProblem.notFound("style '\(scene.style)' is not known")
+        }
+        let presence = ClientPresence.current
+        let cutoff = RenderCutoff(maximum: Self.maximumDrawing) { presence?.isGone ?? false }
+        let scale = scene.viewport.scale
+        let frame = try await pipeline.render(scene, geometry: nil, as: FrameOutput { WaterMask(image: $0.canvas.image(), scale: scale) }, cutoff: cutoff)
+        metrics.renderDuration(frame.renderDuration)
+        return frame.output
     }
 
     /// Draws one 256-pixel tile (512 at @2x) of the map in `theme`, with a route if given.

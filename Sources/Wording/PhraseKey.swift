@@ -44,5 +44,5 @@ public enum PhraseKey: String, CaseIterable, Hashable, Sendable, Codable {
     case transitLines, toolbarSentence, tabsSentence, dialogNoButtons, dialogButtons, behindDialog
 
     // MARK: The explorable frame (FrameExplain)
-    case descriptionHeading, elementsHeading
+    case explorerMove, explorerSamePlace, explorerNothing, explorerHelp, explorerName, descriptionHeading, elementsHeading
 }

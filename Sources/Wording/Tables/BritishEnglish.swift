@@ -173,6 +173,11 @@ enum BritishEnglish {
         .behindDialog: "Behind the dialog:",
 
         // The explorable frame
+        .explorerMove: "{1}, {2} {3}.",
+        .explorerSamePlace: "{1}, at the same place.",
+        .explorerNothing: "Nothing further {1}.",
+        .explorerHelp: "Arrow keys move to the nearest element in that direction, and Home goes to the start. Moving a finger or the mouse over the map plays a tone for what is under it.",
+        .explorerName: "Map explorer",
         .descriptionHeading: "Description",
         .elementsHeading: "Elements",
     ]

@@ -174,6 +174,11 @@ enum Swedish {
         .behindDialog: "Bakom dialogrutan:",
 
         // The explorable frame
+        .explorerMove: "{1}, {2} åt {3}.",
+        .explorerSamePlace: "{1}, på samma plats.",
+        .explorerNothing: "Inget mer åt {1}.",
+        .explorerHelp: "Piltangenterna flyttar till närmaste element åt det hållet, och Home går till starten. När du för ett finger eller musen över kartan hörs en ton för det som finns där.",
+        .explorerName: "Kartutforskare",
         .descriptionHeading: "Beskrivning",
         .elementsHeading: "Element",
     ]
