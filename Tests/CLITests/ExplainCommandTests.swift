@@ -55,6 +55,27 @@ struct ExplainCommandTests {
         }
     }
 
+    @Test("bad --detail, --lang, --units and --from exit 2 naming the flag, the value and what is allowed")
+    func badVoiceAndDetail() async throws {
+        try await Workspace.with { workspace in
+            let scene = try workspace.write(Self.scene, to: "scene.json")
+            for (flag, value, allowed) in [
+                ("--detail", "loud", "--detail: 'loud' is not a detail; allowed brief, standard, full"),
+                ("--lang", "fr", "--lang: 'fr' is not a language; allowed en-GB or sv"),
+                ("--units", "furlongs", "--units: 'furlongs' is not a unit system; allowed metric or imperial"),
+                ("--from", "moon", "--from: 'moon' is not a viewpoint; allowed start, location or x,y in whole logical pixels"),
+                ("--from", "5,x", "--from: '5,x' is not a viewpoint; allowed start, location or x,y"),
+            ] {
+                let result = try await workspace.mapframe("describe", scene, flag, value)
+                #expect(result.status == 2, "\(flag) \(value): \(result)")
+                #expect(result.standardError.contains(allowed), "\(flag) \(value): \(result)")
+                #expect(result.standardOutput.isEmpty, "\(flag) \(value): a description was printed before the error")
+            }
+            let hit = try await workspace.mapframe("hit", scene, "1", "2", "--lang", "de")
+            #expect(hit.status == 2 && hit.standardError.contains("--lang: 'de' is not a language; allowed en-GB or sv"), "\(hit)")
+        }
+    }
+
     @Test("describe prints the short description, a blank line and the long one")
     func describe() async throws {
         try await Workspace.with { workspace in

@@ -40,9 +40,15 @@ import Testing
             try expectJSONError(try await server.get("/frame/hit?\(frame)&x=left&y=1"), status: 400, mentions: "x: 'left' is not a whole number")
             try expectJSONError(try await server.get("/frame/hit?\(frame)&y=1"), status: 400, mentions: "x: missing")
             try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&slop=-2"), status: 400, mentions: "slop: '-2' is not allowed; expected a number of logical pixels in 0...100")
-            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&z=3"), status: 400, mentions: "z: unknown parameter; allowed: bbox, geojson, height, lat, lon, marker, padding, path, route, scale, slop, style, theme, width, x, y, zoom")
+            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&z=3"), status: 400, mentions: "z: unknown parameter; allowed: bbox, geojson, height, lang, lat, lon, marker, padding, path, route, scale, slop, style, theme, units, width, x, y, zoom")
             try expectJSONError(try await server.get("/frame/describe?\(frame)&x=1"), status: 400, mentions: "x: unknown parameter")
             try expectJSONError(try await server.get("/frame.html?\(frame)&theme=dark"), status: 400, mentions: #"theme: "dark" is not allowed"#)
+            try expectJSONError(try await server.get("/frame/describe?\(frame)&detail=loud"), status: 400, mentions: "detail: 'loud' is not a detail; allowed brief, standard, full")
+            try expectJSONError(try await server.get("/frame/describe?\(frame)&from=moon"), status: 400, mentions: "from: 'moon' is not a viewpoint; allowed start, location or x,y")
+            try expectJSONError(try await server.get("/frame/describe?\(frame)&lang=fr"), status: 400, mentions: "lang: 'fr' is not a language; allowed en-GB or sv")
+            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&units=furlongs"), status: 400, mentions: "units: 'furlongs' is not a unit system; allowed metric or imperial")
+            try expectJSONError(try await server.get("/frame.html?\(frame)&lang=de"), status: 400, mentions: "lang: 'de' is not a language; allowed en-GB or sv")
+            try expectJSONError(try await server.get("/frame/hit?\(frame)&x=1&y=1&detail=full"), status: 400, mentions: "detail: unknown parameter")
         }
     }
 
@@ -56,14 +62,17 @@ import Testing
                 Map about 470 metres across, showing a route with its start and finish markers.
 
                 The map is about 470 metres across.
+                The route is 270 metres long.
+                The route starts on the left and ends on the right.
+                The route heads east for 270 metres.
+                The finish is 270 metres east of the start.
                 Finish marker, 140 metres east of the centre.
                 Start marker, 140 metres west of the centre.
-                The route is 270 metres long.
                 Map attribution: © OpenStreetMap contributors.
 
                 """)
             let json = try await server.get("/frame/describe?\(Self.frame(route: id))", headers: [("Accept", "application/json")]).json()
-            #expect((json["long"] as? [String])?.count == 5)
+            #expect((json["long"] as? [String])?.count == 8)
             #expect((json["elements"] as? [[String: Any]])?.map { $0["direction"] as? String } == ["east", "west"])
         }
     }
@@ -76,7 +85,7 @@ import Testing
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
             let html = String(decoding: page.body, as: UTF8.self)
             // The attribute's ampersands are escaped, as HTML asks.
-            let src = try #require(html.firstMatch(of: #/<img src="([^"]+)"/#)?.1).replacingOccurrences(of: "&amp;", with: "&")
+            let src = try #require(html.firstMatch(of: #/<img [^>]*src="([^"]+)"/#)?.1).replacingOccurrences(of: "&amp;", with: "&")
             #expect(src == "frame.png?\(Self.frame(route: id))")
             #expect(try await server.get("/" + src).status == 200)
             for label in ["Start marker", "Finish marker", "Route", "Map attribution: © OpenStreetMap contributors"] {

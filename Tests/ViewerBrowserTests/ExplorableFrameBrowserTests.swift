@@ -73,9 +73,16 @@ struct ExplorableFrameBrowserTests {
         }
         let images = nodes.filter { $0.value(at: "role", "value") as? String == "image" }.compactMap { $0.value(at: "name", "value") as? String }
         #expect(!short.isEmpty && images.contains(short), "no image named \(short); images: \(images)")
-        // Tab reaches the areas: the first press focuses the first element, the status bar.
-        try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
-        try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+        // Tab reaches the areas: the first press focuses the explorer, which the arrow keys
+        // move about, and the next the first element, the status bar.
+        func tab() throws {
+            try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+            try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+        }
+        try tab()
+        let explorer = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.id"], session: session)
+        #expect(explorer.value(at: "result", "value") as? String == "explorer")
+        try tab()
         let focused = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.alt"], session: session)
         #expect(focused.value(at: "result", "value") as? String == "Status bar, 09:41")
     }
