@@ -1,7 +1,8 @@
 // Frame benchmark: `make bench` (release build). Prints medians, and ratios against a
 // baseline measured in the same run, because the machine is shared and noisy.
 // `mapframe-bench gtfs` runs only the GTFS section, so that `/usr/bin/time -v` measures it alone;
-// `mapframe-bench tile-floor` is scripts/bench-peers.sh's floor for composited tiles.
+// `mapframe-bench tile-floor` is scripts/bench-peers.sh's floor for composited tiles, and
+// `mapframe-bench png-floor` its floor for frames.
 import FixtureTiles
 import Foundation
 import FrameExplain
@@ -54,6 +55,9 @@ case "gtfs":
     exit(0)
 case "tile-floor":
     try benchmarkTileFloor(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+case "png-floor":
+    try benchmarkPNGFloor(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 default:
     break
