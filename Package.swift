@@ -53,6 +53,8 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Text layout through Pango on Cairo: HarfBuzz shaping, bidi order, fontconfig fallback.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -124,7 +126,7 @@ let package = Package(
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
         .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo", "CPango"], swiftSettings: swiftSettings),
         // The CycleStreets app's screens around and over the map: the phone chrome, dialogs, the
         // photo view, the itinerary's list, and the app's overlays in the spec's z-order.
         .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "MapRender"], swiftSettings: swiftSettings),
