@@ -35,10 +35,15 @@ public final class Canvas {
         Canvas(surface: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
     }
 
-    private init(surface: OpaquePointer) {
+    private convenience init(surface: OpaquePointer) {
+        self.init(surface: surface, width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
+    }
+
+    /// A canvas on any Cairo surface, `width` x `height` in the surface's units.
+    init(surface: OpaquePointer, width: Int, height: Int) {
         self.surface = surface
-        width = Int(cairo_image_surface_get_width(surface))
-        height = Int(cairo_image_surface_get_height(surface))
+        self.width = width
+        self.height = height
         context = cairo_create(surface)
         fontOptions = cairo_font_options_create()
         // Unhinted outlines keep text the same shape at every scale and on every machine.
