@@ -107,6 +107,9 @@ struct TactileMap {
             PixelPoint(x: area.minX + pixel.x / Self.pixelsPerMillimetre, y: area.minY + pixel.y / Self.pixelsPerMillimetre)
         }
         var lettered = 0
+        // A transit journey's ridden legs are its route; its `.line` elements come in the order
+        // of its lines.
+        var ridden = scene.layers.compactMap { $0 as? TransitPainter }.flatMap { $0.map.lines.map { $0.kind == .ride } }[...]
         for element in FrameRenderer.elements(for: flat, geometry: geometry, tileSet: tileSet) {
             switch element.category {
             case .route, .line, .path:
@@ -116,7 +119,11 @@ struct TactileMap {
                 if closed {
                     areas.append(Area(kind: .area, rings: rings))
                 }
-                let kind: LineKind = closed ? .outline : element.category == .route ? .route : element.category == .line ? .transit : .path
+                let kind: LineKind = switch element.category {
+                case .route: .route
+                case .line: ridden.popFirst() ?? false ? .route : .transit
+                default: closed ? .outline : .path
+                }
                 lines += rings.flatMap { Self.clipped($0, to: area) }.map { Line(kind: kind, points: $0) }
             case .location:
                 guard case .ring(let centre, let inner, _) = element.shape else { continue }

@@ -30,9 +30,9 @@ enum TactileMeasures {
     static var brailleCellHeight: Double { 2 * brailleDotPitch + brailleDotDiameter }
     /// From one line of braille to the next when each has its print under it: Specification
     /// 800's 10 mm, and room for the print.
-    static let interlinedLinePitch = 14.0
+    static let interlinedLinePitch = 15.0
     /// The print under each line of braille, for sighted helpers: its size (to the em), and its
     /// gap below the braille.
     static let printSize = 3.2
-    static let printGap = 1.2
+    static let printGap = 2.0
 }
