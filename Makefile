@@ -86,8 +86,8 @@ bench: deps-bench
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps-test
-	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests|LegendGoldenTests" || true
-	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
+	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests|LegendGoldenTests|TactileMapTests" || true
+	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests|TactileMapTests"
 
 # Fuzzing: builds the libFuzzer targets in Fuzz/ (a separate package, with the address sanitizer)
 # and runs each (or those in FUZZ_TARGETS) for FUZZ_SECONDS from its seed corpus; fails if any
