@@ -48,7 +48,11 @@ demo: build-demo $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 		name=$$(basename $$script .json); \
 		$(MAPFRAME) play $$script --out-dir $(OUT)/scripts/$$name --cache-dir $(CACHE_DIR) --offline || exit 1; \
 	done
-	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/"
+	@mkdir -p $(OUT)/tactile
+	@for scene in route-planned photomap-pins transit-vehicle-between; do \
+		$(MAPFRAME) tactile Scenes/$$scene.json --output $(OUT)/tactile/$$scene.pdf || exit 1; \
+	done
+	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/, tactile maps to $(OUT)/tactile/"
 
 # Tests that time things run in a process of their own, after the rest: the fetcher's waits,
 # retries and deadlines, and the tests that bound what a request costs (beside hundreds of others
