@@ -104,7 +104,7 @@ public struct TransitJourney: Sendable {
             } else if board == alight {
                 throw TransitError(field: boardField, message: "\"\(leg.board)\" is the last stop of trip \(trip.id), so nothing departs from it; allowed \(Self.list(Array(stopIDs.dropLast())))")
             }
-            let headsign = trip.headsign.flatMap { $0.isEmpty ? nil : $0 } ?? path.calls[path.calls.count - 1].stop.name
+            let headsign = trip.headsign.flatMap { $0.isEmpty ? nil : IsolatedName.isolated($0) } ?? path.calls[path.calls.count - 1].stop.name
             placed.append(PlacedLeg(path: path, line: TransitLine(route), headsign: headsign, boardIndex: board, alightIndex: alight))
         }
         if let vehicleTrip {
