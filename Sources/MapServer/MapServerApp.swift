@@ -96,6 +96,7 @@ public final class MapServerApp: Sendable {
         await bodyWork.shutdown()
         await tiles.shutdown()
         await configuration.accessLog?.close()
+        await StandardError.flush(within: .seconds(1))
         try stopped.get()
     }
 
