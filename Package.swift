@@ -206,10 +206,13 @@ let package = Package(
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
-        // GTFS feeds written from Swift values.
+        // GTFS feeds and GTFS-realtime files (through the generated code) written from Swift values.
         .target(
             name: "MapFrameTestSupport",
-            dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "MapGeometry", "ImageCodec", "GTFS", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),

@@ -69,7 +69,8 @@ extension TestGTFSFeed {
     /// A small feed in central Gothenburg: tram 7 (brown, white text, with a shape) from
     /// Järntorget (S1) to Centralstationen (S6) at 08:30 and again at 23:50, arriving after
     /// midnight at 24:01:00; bus 60 (no colours, no shape) from Kungsportsplatsen (S4), the
-    /// transfer stop, to Masthugget (S9) at 08:45.
+    /// transfer stop, to Masthugget (S9) at 08:45; all on weekdays of 2024 to 2026 but
+    /// Christmas Day 2024.
     public static let twoLines: TestGTFSFeed = {
         var feed = TestGTFSFeed()
         feed.setTable(
@@ -119,6 +120,13 @@ extension TestGTFSFeed {
             calls("T7-0830", hour: 8, minute: 30, tram) + calls("T7-2350", hour: 23, minute: 50, tram)
                 + calls("B60-0845", hour: 8, minute: 45, [("S4", "0:00"), ("S7", "2:00"), ("S8", "4:00"), ("S9", "8:00")])
         )
+        feed.setTable(
+            "calendar.txt", ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"],
+            [["WEEKDAY", "1", "1", "1", "1", "1", "0", "0", "20240101", "20261231"]]
+        )
+        feed.setTable("calendar_dates.txt", ["service_id", "date", "exception_type"], [["WEEKDAY", "20241225", "2"]])
+        // No trip of these is frequency-based; the table is there, empty, as some feeds ship it.
+        feed.setTable("frequencies.txt", ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"], [])
         feed.setTable(
             "shapes.txt", ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"],
             [
