@@ -37,6 +37,7 @@ public enum ExplorableHTML {
             }
         }
         let sentences = description.long.map { "<li>\(escape($0))</li>" }
+        let table = frame.elements.last { $0.category == .page && $0.cells != nil }.map { page in Self.table(page, rows: frame.elements.filter { $0.category != .page && $0.cells != nil }) } ?? ""
         let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(element.label))</li>" }
         let width = frame.scene.viewport.width, height = frame.scene.viewport.height
         return """
@@ -50,6 +51,8 @@ public enum ExplorableHTML {
             body { font: 16px/1.4 system-ui, sans-serif; margin: 1rem; }
             img { display: block; }
             area:focus { outline: 3px solid #000; }
+            table { border-collapse: collapse; margin-top: 1rem; }
+            th, td { border: 1px solid #999; padding: 0.2rem 0.5rem; text-align: start; }
             </style>
             </head>
             <body>
@@ -57,7 +60,7 @@ public enum ExplorableHTML {
             <map name="frame-elements">
             \(areas.joined(separator: "\n"))
             </map>
-            <h2>Description</h2>
+            \(table)<h2>Description</h2>
             <ul>
             \(sentences.joined(separator: "\n"))
             </ul>
@@ -67,6 +70,26 @@ public enum ExplorableHTML {
             </ul>
             </body>
             </html>
+
+            """
+    }
+
+    /// A view that is a table, such as a departure board, as an HTML table a screen reader
+    /// walks cell by cell: its name as the caption, its columns' titles as headers. Each cell
+    /// takes its text's own direction, so a name in Arabic or Hebrew reads right to left.
+    static func table(_ page: DrawnElement, rows: [DrawnElement]) -> String {
+        let headers = (page.cells ?? []).map { "<th scope=\"col\">\(escape($0))</th>" }.joined()
+        let body = rows.map { row in
+            "<tr>" + (row.cells ?? []).map { "<td dir=\"auto\">\(escape($0))</td>" }.joined() + "</tr>"
+        }
+        return """
+            <table>
+            <caption>\(escape(page.label))</caption>
+            <thead><tr>\(headers)</tr></thead>
+            <tbody>
+            \(body.joined(separator: "\n"))
+            </tbody>
+            </table>
 
             """
     }
