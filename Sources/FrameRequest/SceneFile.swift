@@ -110,6 +110,12 @@ public enum SceneFile {
         try parseFields(document, directory: nil, catalog: catalog, feeds: TransitFeeds(), storedRoute: storedRoute, mapObjects: mapObjects).scene
     }
 
+    /// The departure board a departures query describes (`DeparturesQuery`), written as a scene
+    /// document, from the feeds a server loaded.
+    static func scene(departuresQuery document: JSONValue, catalog: StyleCatalog, feeds: TransitFeeds) throws(JSONFieldError) -> Scene {
+        try parseFields(document, directory: nil, catalog: catalog, feeds: feeds).scene
+    }
+
     /// The one reader of scenes: every field checked, in the order the messages name them.
     /// A front door that read a route or map objects in its own syntax passes them in, and the
     /// route's ends become its start and finish.
