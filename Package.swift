@@ -53,6 +53,9 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Text layout through Pango on Cairo: HarfBuzz shaping, bidi order, fontconfig fallback.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CLouis", pkgConfig: "liblouis", providers: [.apt(["liblouis-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -124,10 +127,12 @@ let package = Package(
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
         .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo", "CPango"], swiftSettings: swiftSettings),
         // The CycleStreets app's screens around and over the map: the phone chrome, dialogs, the
         // photo view, the itinerary's list, and the app's overlays in the spec's z-order.
         .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "MapRender"], swiftSettings: swiftSettings),
+        // A scene as a tactile map: raised lines, textures, symbols and braille (liblouis), as PDF or SVG.
+        .target(name: "Tactile", dependencies: ["MapGeometry", "ImageCodec", "MapRender", "CLouis"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -178,7 +183,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "RouteStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles",
-                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
+                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS", "Tactile",
                 .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -283,6 +288,8 @@ let package = Package(
             name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
+        // Tactile maps read back from the PDF and SVG files `mapframe tactile` writes.
+        .testTarget(name: "TactileTests", dependencies: ["MapFrameTestSupport", "mapframe", "Tactile", "GoldenCheck", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         // NIOEmbedded, to drive a connection's handlers on an EmbeddedChannel without a socket.

@@ -241,7 +241,7 @@ public struct Departures: Sendable {
                 if let headway = departure.headway { note = TransitWording.headway(seconds: headway) }
             }
             let spokenNote = departure.state == .cancelled || departure.state == .skipped ? nil : note
-            let spokenDestination = spokenNote.map { "\(departure.headsign), \($0.lowercased())" } ?? departure.headsign
+            let spokenDestination = spokenNote.map { "\(IsolatedName.isolated(departure.headsign)), \($0.lowercased())" } ?? departure.headsign
             return DepartureBoard.Row(
                 line: line.badge, destination: departure.headsign, time: clock, minutes: shown, note: note, isLive: isLive, state: departure.state,
                 spokenCells: [line.name, spokenDestination, clock, spoken]

@@ -168,7 +168,7 @@ public struct TransitJourney: Sendable {
                 let dayStart = Self.serviceDayStart(of: path, update: update, date: date, timestamp: realtime.timestamp, timeZone: timeZone)
                 return Self.live(path, update: update, dayStart: dayStart)
             } ?? added[leg.trip].map { Self.live(path, update: $0.update, dayStart: $0.dayStart) }
-            let headsign = trip.headsign.flatMap { $0.isEmpty ? nil : $0 } ?? path.calls[path.calls.count - 1].stop.name
+            let headsign = trip.headsign.flatMap { $0.isEmpty ? nil : IsolatedName.isolated($0) } ?? path.calls[path.calls.count - 1].stop.name
             placed.append(PlacedLeg(
                 path: path, route: route, line: TransitLine(route), headsign: headsign, boardIndex: board, alightIndex: alight, live: live, isAdded: isAdded
             ))

@@ -37,9 +37,10 @@ struct TripPath: Sendable {
         self.trip = trip
         var stopsInOrder: [GTFSStop] = []
         for time in stopTimes {
-            guard let stop = stops[time.stopID] else {
+            guard var stop = stops[time.stopID] else {
                 throw TransitError(field: "", message: "trip \(trip.id) calls at stop \"\(time.stopID)\", which stops.txt does not place")
             }
+            stop.name = IsolatedName.isolated(stop.name)
             stopsInOrder.append(stop)
         }
         guard stopsInOrder.count >= 2 else {

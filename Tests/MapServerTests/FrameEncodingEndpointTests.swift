@@ -101,8 +101,7 @@ enum Pillow {
         defer { folder.remove() }
         try reference.write(to: URL(fileURLWithPath: folder.path("reference")))
         try image.write(to: URL(fileURLWithPath: folder.path("image")))
-        let result = try await runPython(script, [folder.path("reference"), folder.path("image")])
-        guard result.status == 0 else { throw TestSetupError(description: "Pillow could not compare: \(result)") }
-        return try JSONDecoder().decode(Comparison.self, from: Data(result.standardOutput.utf8))
+        let printed = try await TestClientPython.run(script, [folder.path("reference"), folder.path("image")])
+        return try JSONDecoder().decode(Comparison.self, from: Data(printed.utf8))
     }
 }
