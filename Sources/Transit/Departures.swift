@@ -176,7 +176,7 @@ public struct Departures: Sendable {
             lines[departure.routeID] = TransitLine(feed.routes[departure.routeID] ?? GTFSRoute(id: departure.routeID, shortName: departure.routeID, longName: nil, type: 3, colour: nil, textColour: nil))
         }
         let touched = TouchedEntities(
-            routes: departures.compactMap { feed.routes[$0.routeID] }, trips: departures.map(\.tripID), stops: Array(stopIDs)
+            routes: departures.compactMap { feed.routes[$0.routeID] }, trips: departures.map { ($0.tripID, $0.routeID) }, stops: Array(stopIDs)
         )
         self.stop = stop
         self.moment = moment
@@ -230,18 +230,19 @@ public struct Departures: Sendable {
             let minutes = max(0, (departure.time - moment) / 60)
             let clock = GTFSTime(seconds: departure.time - dayStart).clock
             let isLive = departure.predicted != nil
-            var note: String?
+            var note: String?, spokenNote: String?
             var shown = TransitWording.minutes(minutes, isLive: isLive), spoken = TransitWording.spokenMinutes(minutes, isLive: isLive)
             switch departure.state {
             case .cancelled: (shown, spoken, note) = ("", TransitWording.cancelledRow.lowercased(), TransitWording.cancelledRow)
             case .skipped: (shown, spoken, note) = ("", TransitWording.skippedRow.lowercased(), TransitWording.skippedRow)
-            case .extra: note = TransitWording.extraRow
+            case .extra: (note, spokenNote) = (TransitWording.extraRow, TransitWording.extraRow.lowercased())
             case .running:
-                if let predicted = departure.predicted, let scheduled = departure.scheduled { note = TransitWording.shortDelay(seconds: predicted - scheduled) }
-                if let headway = departure.headway { note = TransitWording.headway(seconds: headway) }
+                if let predicted = departure.predicted, let scheduled = departure.scheduled, let delay = TransitWording.shortDelay(seconds: predicted - scheduled) {
+                    (note, spokenNote) = (delay, TransitWording.delay(seconds: predicted - scheduled))
+                }
+                if let headway = departure.headway { (note, spokenNote) = (TransitWording.headway(seconds: headway), TransitWording.spokenHeadway(seconds: headway)) }
             }
-            let spokenNote = departure.state == .cancelled || departure.state == .skipped ? nil : note
-            let spokenDestination = spokenNote.map { "\(IsolatedName.isolated(departure.headsign)), \($0.lowercased())" } ?? departure.headsign
+            let spokenDestination = spokenNote.map { "\(IsolatedName.isolated(departure.headsign)), \($0)" } ?? departure.headsign
             return DepartureBoard.Row(
                 line: line.badge, destination: departure.headsign, time: clock, minutes: shown, note: note, isLive: isLive, state: departure.state,
                 spokenCells: [line.name, spokenDestination, clock, spoken]

@@ -3,9 +3,10 @@ import GTFS
 import MapGeometry
 
 /// Vehicles that name only their route (as a campus shuttle's trackers do, with no `trip_id`),
-/// matched to their trips: each vehicle goes to the trip of its route, or the run of a
-/// frequency-based trip, whose timetable puts it nearest where the vehicle is, at the time it
-/// reported.
+/// or a trip the static feed lacks (as when the realtime system's trip ids run ahead of the
+/// published timetable), matched to their trips: each vehicle goes to the trip of its route, or
+/// the run of a frequency-based trip, whose timetable puts it nearest where the vehicle is, at
+/// the time it reported.
 public enum RouteVehicleMatch {
     /// How long before its first departure and after its last arrival a trip counts as running,
     /// for a vehicle that waits at its ends.
@@ -17,7 +18,9 @@ public enum RouteVehicleMatch {
         for tripID: String, run: GTFSTime?, among vehicles: [RealtimeVehicle], moment: Int?, date: GTFSDate?, in feed: GTFSFeed
     ) throws(TransitError) -> RealtimeVehicle? {
         guard let trip = feed.trips[tripID] else { return nil }
-        let candidates = vehicles.filter { $0.tripID == nil && $0.routeID == trip.routeID && $0.coordinate != nil }
+        let candidates = vehicles.filter { vehicle in
+            vehicle.routeID == trip.routeID && vehicle.coordinate != nil && vehicle.tripID.map { feed.trips[$0] == nil } ?? true
+        }
         guard !candidates.isEmpty else { return nil }
         let timeZone = feed.timeZone
         let routeTrips = Set(feed.trips.values.filter { $0.routeID == trip.routeID }.map(\.id))

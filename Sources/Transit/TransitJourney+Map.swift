@@ -108,7 +108,9 @@ extension TransitJourney {
         let leg = legs[followed.leg]
         var label = "\(leg.line.name) towards \(leg.headsign), \(whereabouts(followed.place, on: leg))"
         if leg.isAdded { label = TransitWording.extraTrip(label) }
-        if case .realtime(let vehicle)? = report, vehicle.tripID == nil { label = TransitWording.matchedByRoute(label) }
+        if case .realtime(let vehicle)? = report, vehicle.tripID != leg.path.trip.id {
+            label = TransitWording.matchedByRoute(label, reportedTrip: vehicle.tripID)
+        }
         let vehicle = TransitMap.Vehicle(coordinate: followed.coordinate, name: leg.line.iconText, colour: leg.line.colour, textColour: leg.line.textColour, label: label)
         return TransitMap(lines: lines, stops: stops, vehicle: vehicle, sentence: sentence(followed.place, on: leg), notices: notices)
     }
@@ -192,7 +194,7 @@ extension TransitJourney {
     /// stops it calls at, or all of its agency's or route type's lines.
     private func notices(at moment: Int?) -> [TransitNotice] {
         let touched = TouchedEntities(
-            routes: legs.map(\.route), trips: legs.map(\.path.trip.id),
+            routes: legs.map(\.route), trips: legs.map { ($0.path.trip.id, $0.route.id) },
             stops: legs.flatMap { leg in leg.path.calls[leg.boardIndex...leg.alightIndex].map(\.stop.id) }
         )
         let lines = Dictionary(legs.map { ($0.route.id, $0.line) }, uniquingKeysWith: { first, _ in first })
@@ -206,22 +208,27 @@ extension TransitJourney {
 /// messages down to the few that concerned the traveller.
 struct TouchedEntities {
     let routes: [GTFSRoute]
-    let trips: Set<String>
+    /// The route of each trip drawn, by `trip_id`.
+    let trips: [String: String]
     let stops: Set<String>
 
-    init(routes: [GTFSRoute], trips: [String], stops: [String]) {
+    init(routes: [GTFSRoute], trips: [(trip: String, route: String)], stops: [String]) {
         self.routes = routes
-        self.trips = Set(trips)
+        self.trips = Dictionary(trips, uniquingKeysWith: { first, _ in first })
         self.stops = Set(stops)
     }
 
-    /// The routes `selector` picks among those drawn: every one of them for a selector that
-    /// names a trip or a stop drawn and no route.
+    /// The routes `selector` picks among those drawn: a trip's own route for a selector that
+    /// names a trip, every one of them for a selector that names only a stop drawn.
     func routes(touchedBy selector: RealtimeAlert.Selector) -> [GTFSRoute]? {
-        if let trip = selector.tripID, !trips.contains(trip) { return nil }
+        var tripRoute: String?
+        if let trip = selector.tripID {
+            guard let route = trips[trip] else { return nil }
+            tripRoute = route
+        }
         if let stop = selector.stopID, !stops.contains(stop) { return nil }
         let picked = routes.filter { route in
-            (selector.routeID.map { $0 == route.id } ?? true) && (selector.routeType.map { $0 == route.type } ?? true)
+            (tripRoute.map { $0 == route.id } ?? true) && (selector.routeID.map { $0 == route.id } ?? true) && (selector.routeType.map { $0 == route.type } ?? true)
                 && (selector.agencyID.map { $0 == (route.agencyID ?? $0) } ?? true)
         }
         guard !picked.isEmpty else { return nil }

@@ -35,11 +35,12 @@ enum TransitWording {
     /// A line drawn where the trip's shape falls short: "Tram 7 towards Antioch, estimated from stop to stop".
     static func estimated(_ label: String) -> String { "\(label), estimated from stop to stop" }
 
-    /// A vehicle on a trip the timetable lacks, drawn where it reports itself.
-    static func unknownTrip(line: String) -> String { "\(line) is on a trip the timetable does not have; it is shown where it reports itself." }
-
-    /// A vehicle matched to its trip by its route alone.
-    static func matchedByRoute(_ label: String) -> String { "\(label) (matched to its trip by its route and position)" }
+    /// A vehicle matched to its trip by its route alone: it named no trip, or `reportedTrip`,
+    /// which the timetable does not have.
+    static func matchedByRoute(_ label: String, reportedTrip: String?) -> String {
+        guard let reportedTrip else { return "\(label) (matched to its trip by its route and position)" }
+        return "\(label) (reported on trip \(reportedTrip), which the timetable does not have; matched to its trip by its route and position)"
+    }
 
     // MARK: Disturbances
 
@@ -69,16 +70,22 @@ enum TransitWording {
     static let noDepartures = "No departures in the next 24 hours"
 
     /// The minutes column: "Now", "4", and "ca 4" by the timetable (about that, as Västtrafik's
-    /// displays write it).
+    /// displays write it); empty from an hour on, when the time column says when.
     static func minutes(_ minutes: Int, isLive: Bool) -> String {
+        guard minutes < 60 else { return "" }
         let value = minutes <= 0 ? "Now" : "\(minutes)"
         return isLive || minutes <= 0 ? value : "ca \(value)"
     }
 
-    /// The minutes column as said: "now, live", "in 4 minutes, live", "in about 4 minutes, by the timetable".
+    /// The minutes column as said: "now, live", "in 4 minutes, live", "in about 4 minutes, by
+    /// the timetable", "in about 2 hours 5 minutes, by the timetable".
     static func spokenMinutes(_ minutes: Int, isLive: Bool) -> String {
-        let when = minutes <= 0 ? "now" : isLive ? "in \(minutes) \(minutes == 1 ? "minute" : "minutes")" : "in about \(minutes) \(minutes == 1 ? "minute" : "minutes")"
-        return when + (isLive ? ", live" : ", by the timetable")
+        guard minutes > 0 else { return "now" + (isLive ? ", live" : ", by the timetable") }
+        let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
+        var parts: [String] = []
+        if hours > 0 { parts.append(hours == 1 ? "1 hour" : "\(hours) hours") }
+        if rest > 0 { parts.append(rest == 1 ? "1 minute" : "\(rest) minutes") }
+        return (isLive ? "in " : "in about ") + parts.joined(separator: " ") + (isLive ? ", live" : ", by the timetable")
     }
 
     static let cancelledRow = "Cancelled"
@@ -87,6 +94,12 @@ enum TransitWording {
 
     /// A frequency-based run that leaves about every so often: "Every 10 min".
     static func headway(seconds: Int) -> String { "Every \(max(1, seconds / 60)) min" }
+
+    /// The same, as said: "every 10 minutes".
+    static func spokenHeadway(seconds: Int) -> String {
+        let minutes = max(1, seconds / 60)
+        return minutes == 1 ? "every minute" : "every \(minutes) minutes"
+    }
 
     /// "a, b and c".
     static func list(_ items: [String]) -> String {
