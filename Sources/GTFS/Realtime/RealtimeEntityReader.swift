@@ -37,7 +37,8 @@ struct RealtimeEntityReader {
         if position.hasPosition {
             let latitude = try checked(position.position.latitude, in: -90...90, "vehicle.position.latitude")
             let longitude = try checked(position.position.longitude, in: -180...180, "vehicle.position.longitude")
-            vehicle.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            // Trackers with no fix report 0, 0, in the Gulf of Guinea: no position at all.
+            if latitude != 0 || longitude != 0 { vehicle.coordinate = Coordinate(latitude: latitude, longitude: longitude) }
             if position.position.hasBearing {
                 vehicle.bearing = try checked(position.position.bearing, in: 0...360, "vehicle.position.bearing")
             }
