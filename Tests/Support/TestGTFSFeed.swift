@@ -146,6 +146,16 @@ extension TestGTFSFeed {
 
     static let largeFeedStopCount = 5000
 
+    /// The stop with the most calls in a feed `writeLarge` wrote, and how many it has.
+    public static func largeFeedBusiestStop(trips: Int, stopsPerTrip: Int) -> (stop: String, calls: Int) {
+        var calls = [Int](repeating: 0, count: largeFeedStopCount)
+        for trip in 0..<trips {
+            for call in 0..<stopsPerTrip { calls[(trip * 31 + call * 7) % largeFeedStopCount] += 1 }
+        }
+        let busiest = calls.indices.max { calls[$0] < calls[$1] }!
+        return ("S\(busiest)", calls[busiest])
+    }
+
     private static func largeFeedStop(ofTrip trip: Int, call: Int, stops: Int) -> String {
         "S\((trip * 31 + call * 7) % stops)"
     }
@@ -153,7 +163,8 @@ extension TestGTFSFeed {
 
     /// Writes into `folder` a feed of `trips` trips (`T0`, `T1`, ...) of `stopsPerTrip` calls each,
     /// `trips * stopsPerTrip` rows of `stop_times.txt`, a block at a time: 100 routes, each with a
-    /// 200-point shape, and 5,000 stops around Gothenburg. For measuring how a large feed reads.
+    /// 200-point shape, 5,000 stops around Gothenburg, and a service that runs every day. For
+    /// measuring how a large feed reads.
     public static func writeLarge(to folder: URL, trips: Int, stopsPerTrip: Int) throws {
         let routes = 100, stops = largeFeedStopCount, shapePoints = 200
         var feed = TestGTFSFeed()
@@ -169,6 +180,10 @@ extension TestGTFSFeed {
         feed.setTable(
             "trips.txt", ["route_id", "service_id", "trip_id", "shape_id"],
             (0..<trips).map { ["R\($0 % routes)", "DAILY", "T\($0)", "SH\($0 % routes)"] }
+        )
+        feed.setTable(
+            "calendar.txt", ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"],
+            [["DAILY", "1", "1", "1", "1", "1", "1", "1", "20240101", "20301231"]]
         )
         try feed.write(to: folder)
         try writeInBlocks(to: folder.appendingPathComponent("stop_times.txt"), header: "trip_id,arrival_time,departure_time,stop_id,stop_sequence", count: trips) { trip in

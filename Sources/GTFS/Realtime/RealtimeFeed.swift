@@ -4,8 +4,9 @@ import Foundation
 /// entities keeps only the few that concern it. Every entity is read and checked all the same.
 public struct RealtimeInterest: Hashable, Sendable {
     public var tripIDs: Set<String>
-    /// Vehicles and trip updates on these routes are kept even when their trip is not among
-    /// `tripIDs`: a vehicle that names only its route, a trip the timetable lacks.
+    /// Vehicles on these routes are kept even when their trip is not among `tripIDs`: a vehicle
+    /// that names only its route, or a trip the timetable lacks. (Trip updates are not kept by
+    /// their route, which in a region's file may have thousands.)
     public var routeIDs: Set<String>
     /// Trip updates calling at these stops are kept: a trip the timetable lacks, at a board's stop.
     public var stopIDs: Set<String>
@@ -26,8 +27,7 @@ public struct RealtimeInterest: Hashable, Sendable {
     }
 
     func keeps(_ update: RealtimeTripUpdate) -> Bool {
-        update.trip.tripID.map(tripIDs.contains) == true || update.trip.routeID.map(routeIDs.contains) == true
-            || update.stops.contains { $0.stopID.map(stopIDs.contains) == true }
+        update.trip.tripID.map(tripIDs.contains) == true || update.stops.contains { $0.stopID.map(stopIDs.contains) == true }
     }
 
     func keeps(_ alert: RealtimeAlert) -> Bool {
