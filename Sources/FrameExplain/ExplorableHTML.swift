@@ -9,7 +9,8 @@ import MapRender
 /// finger or keyboard.
 ///
 /// An image map gives a point to the first area that holds it, so the map's elements come
-/// topmost first; the chrome above the map comes before them and the tab bar after, in
+/// topmost first (a table's rows, which never overlap, in reading order before the view that
+/// holds them); the chrome above the map comes before them and the tab bar after, in
 /// reading order. Routes are areas of their own outline: a polygon along one side of the
 /// line and back along the other.
 public enum ExplorableHTML {
@@ -18,9 +19,18 @@ public enum ExplorableHTML {
         let description = frame.description()
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
+        // A view that is a table (a departure board) holds rows that never overlap: they come in
+        // reading order, and the view itself, under them all, after them.
+        let tablePage = frame.elements.lastIndex { $0.category == .page && $0.cells != nil }
         let ordered = frame.elements.enumerated().sorted { a, b in
             let groupA = group(a.element, panel: panel), groupB = group(b.element, panel: panel)
             guard groupA == groupB else { return groupA < groupB }
+            if groupA == 1, let tablePage {
+                let overA = a.offset > tablePage, overB = b.offset > tablePage
+                guard overA && overB else { return overA != overB ? overA : a.offset > b.offset }
+                let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
+                return (boundsA.minY, boundsA.minX) < (boundsB.minY, boundsB.minX)
+            }
             guard groupA != 1 else { return a.offset > b.offset }
             // The chrome's bars never overlap one another: reading order, line by line.
             let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
