@@ -201,9 +201,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
-            // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, its
+            // GTFS feed writer the large feed it reads, and SwiftProtobuf its realtime file.
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit",
+                "MapFrameTestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
