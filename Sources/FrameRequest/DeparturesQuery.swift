@@ -31,16 +31,17 @@ public enum DeparturesQuery {
             departures["date"] = .string(date)
             departures["time"] = .string(time)
         case (nil, nil):
-            // Now on the feed's clock; an unknown feed is refused below, by its name.
-            if let feed = feeds[feedName] {
-                let moment = Int(now.timeIntervalSince1970)
-                let date = GTFSDate.containing(moment, in: feed.timeZone)
-                departures["date"] = .string(date.description)
-                departures["time"] = .string(GTFSTime(seconds: moment - date.serviceDayStart(in: feed.timeZone)).description)
-            } else {
-                departures["date"] = .string("")
-                departures["time"] = .string("")
+            // Now on the feed's clock, so an unknown feed is refused here, by its name.
+            let feed: GTFSFeed
+            do throws(JSONFieldError) {
+                feed = try TransitRequest.feed(.named(feedName), loaded: feeds, path: "departures")
+            } catch {
+                throw .invalid("feed: \(error.description.dropPrefix("departures.feed: "))")
             }
+            let moment = Int(now.timeIntervalSince1970)
+            let date = GTFSDate.containing(moment, in: feed.timeZone)
+            departures["date"] = .string(date.description)
+            departures["time"] = .string(GTFSTime(seconds: moment - date.serviceDayStart(in: feed.timeZone)).description)
         case (nil, _?): throw .invalid("date: missing; give date (YYYY-MM-DD) with time, or neither for now")
         case (_?, nil): throw .invalid("time: missing; give time (H:MM:SS) with date, or neither for now")
         }

@@ -63,6 +63,7 @@ import Testing
     @Test(arguments: [
         ("stop=S5&date=2024-03-15&time=8:36:00", "feed: missing; expected the name of a feed the server loaded"),
         ("feed=elsewhere&stop=S5&date=2024-03-15&time=8:36:00", "feed: \"elsewhere\" is not a feed the server loaded; allowed one of fenland"),
+        ("feed=elsewhere&stop=S5", "feed: \"elsewhere\" is not a feed the server loaded; allowed one of fenland"),
         ("feed=fenland&date=2024-03-15&time=8:36:00", "stop: missing"),
         ("feed=fenland&stop=S99&date=2024-03-15&time=8:36:00", "stop: \"S99\" is not a stop in the feed's stops.txt"),
         ("feed=fenland&stop=S5&date=2024-02-30&time=8:36:00", "date: \"2024-02-30\" is not allowed; expected a date, YYYY-MM-DD"),
