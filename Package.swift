@@ -205,7 +205,7 @@ let package = Package(
             // GTFS feed writer the large feed it reads, and SwiftProtobuf its realtime file.
             dependencies: [
                 "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit",
-                "MapFrameTestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "MapFrameTestSupport", "CMalloc", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings

@@ -53,6 +53,23 @@ import Testing
         }
     }
 
+    @Test func aFeedServedByCalendarDatesAloneRunsOnTheDatesItLists() throws {
+        try withTemporaryDirectory { directory in
+            var feed = BoardFeedFixture.feed
+            feed.files["calendar.txt"] = nil
+            feed.setTable("calendar_dates.txt", ["service_id", "date", "exception_type"], [["WK", "20240313", "1"], ["SAT", "20240316", "1"]])
+            try feed.write(to: directory)
+            let opened = try GTFSFeed.open(at: directory)
+            func board(on date: GTFSDate, at time: String) throws -> [String] {
+                rows(try Departures(at: "P1", on: date, time: GTFSTime(parsing: Substring(time))!, count: 1, in: opened) { _ in RealtimeFeed() })
+            }
+            #expect(try board(on: BoardFeedFixture.wednesday, at: "08:05:00") == ["1 Hill 08:13 ca 8"])
+            // Thursday is listed for neither service: the next departure is Saturday's.
+            #expect(try board(on: BoardFeedFixture.wednesday.adding(days: 1), at: "08:05:00") == [])
+            #expect(try board(on: GTFSDate(year: 2024, month: 3, day: 16)!, at: "08:55:00") == ["1 Hill 09:03 ca 8"])
+        }
+    }
+
     @Test func aTripOfYesterdaysServiceLeavesAfterMidnightUpTo29Hours() throws {
         try withTemporaryDirectory { directory in
             // Tuesday's night tram leaves the station at 24:20:00 of Tuesday's service: 00:20 on Wednesday.
