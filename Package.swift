@@ -201,9 +201,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
-            // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, its
+            // GTFS feed writer the large feed it reads, and SwiftProtobuf its realtime file.
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit",
+                "MapFrameTestSupport", "CMalloc", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
@@ -211,10 +214,13 @@ let package = Package(
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
-        // GTFS feeds written from Swift values.
+        // GTFS feeds and GTFS-realtime files (through the generated code) written from Swift values.
         .target(
             name: "MapFrameTestSupport",
-            dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "MapGeometry", "ImageCodec", "GTFS", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
@@ -269,7 +275,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
+            dependencies: [
+                "MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore", "GTFS",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -293,8 +302,9 @@ let package = Package(
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
+                "MapFrameTestSupport", "MapServer", "GTFS", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
                 "MapGeometry", "mapframe",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

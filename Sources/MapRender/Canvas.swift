@@ -245,6 +245,19 @@ public final class Canvas {
         cairo_paint_with_alpha(context, colour.alpha)
     }
 
+    /// Strokes `lines` dashed, `dash` giving the lengths of dash and gap in turn, in device
+    /// pixels, with round caps: a line that is an estimate, not a measured path. The pattern
+    /// starts afresh on each line.
+    public func strokeDashedLines(_ lines: [[PixelPoint]], with colour: Colour, width: Double, dash: [Double]) {
+        let box = PixelRect(minX: 0, minY: 0, maxX: Double(self.width), maxY: Double(height)).expanded(by: Self.strokeMargin)
+        let inside = { (point: PixelPoint) in box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY }
+        let lines = lines.allSatisfy { $0.allSatisfy(inside) } ? lines : lines.flatMap { Self.pieces(of: $0, inside: box) }
+        dash.withUnsafeBufferPointer { cairo_set_dash(context, $0.baseAddress, Int32($0.count), 0) }
+        for line in lines { addLine(line[...]) }
+        strokePath(with: colour, width: width, cap: .round, join: .round)
+        cairo_set_dash(context, nil, 0, 0)
+    }
+
     /// Fills the area inside `rings`, each closed back to its first point, at `colour`: the
     /// first ring's area less the areas of the others (its holes), by the even-odd rule. Each
     /// ring is cut to `strokeMargin` beyond the canvas first, for the reason lines are: Cairo's
