@@ -20,7 +20,8 @@ import Wording
 ///   theme, drawn around the focused element in the page's own pixels, so it scales with zoom.
 ///
 /// An image map gives a point to the first area that holds it, so the map's elements come
-/// topmost first; the chrome above the map comes before them and the tab bar after, in
+/// topmost first (a table's rows, which never overlap, in reading order before the view that
+/// holds them); the chrome above the map comes before them and the tab bar after, in
 /// reading order. Routes are areas of their own outline: a polygon along one side of the
 /// line and back along the other.
 public enum ExplorableHTML {
@@ -30,9 +31,18 @@ public enum ExplorableHTML {
         let description = frame.description(detail: .standard, voice: voice)
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
+        // A view that is a table (a departure board) holds rows that never overlap: they come in
+        // reading order, and the view itself, under them all, after them.
+        let tablePage = frame.elements.lastIndex { $0.category == .page && $0.cells != nil }
         let ordered = frame.elements.enumerated().sorted { a, b in
             let groupA = group(a.element, panel: panel), groupB = group(b.element, panel: panel)
             guard groupA == groupB else { return groupA < groupB }
+            if groupA == 1, let tablePage {
+                let overA = a.offset > tablePage, overB = b.offset > tablePage
+                guard overA && overB else { return overA != overB ? overA : a.offset > b.offset }
+                let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
+                return (boundsA.minY, boundsA.minX) < (boundsB.minY, boundsB.minX)
+            }
             guard groupA != 1 else { return a.offset > b.offset }
             // The chrome's bars never overlap one another: reading order, line by line.
             let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
@@ -50,6 +60,9 @@ public enum ExplorableHTML {
             }
         }
         let sentences = description.long.map { "<li>\(escape($0))</li>" }
+        let table = frame.elements.last { $0.category == .page && $0.cells != nil }.map { page in
+            Self.table(page, rows: frame.elements.filter { $0.category != .page && $0.cells != nil }, voice: voice)
+        } ?? ""
         let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(voice.say(element.label)))</li>" }
         let width = frame.scene.viewport.width, height = frame.scene.viewport.height
         let data = ExplorerData(plan: ExplorerPlan(frame: frame, voice: voice), water: water)
@@ -74,7 +87,7 @@ public enum ExplorableHTML {
             </map>
             </div>
             <p id="announcer" class="announcer" aria-live="polite" aria-atomic="true"></p>
-            <h2>\(escape(voice.say(Phrase(.descriptionHeading))))</h2>
+            \(table)<h2>\(escape(voice.say(Phrase(.descriptionHeading))))</h2>
             <ul>
             \(sentences.joined(separator: "\n"))
             </ul>
@@ -88,6 +101,26 @@ public enum ExplorableHTML {
             </script>
             </body>
             </html>
+
+            """
+    }
+
+    /// A view that is a table, such as a departure board, as an HTML table a screen reader
+    /// walks cell by cell: its name as the caption, its columns' titles as headers. Each cell
+    /// takes its text's own direction, so a name in Arabic or Hebrew reads right to left.
+    static func table(_ page: DrawnElement, rows: [DrawnElement], voice: Voice) -> String {
+        let headers = (page.cells ?? []).map { "<th scope=\"col\">\(escape(voice.say($0)))</th>" }.joined()
+        let body = rows.map { row in
+            "<tr>" + (row.cells ?? []).map { "<td dir=\"auto\">\(escape(voice.say($0)))</td>" }.joined() + "</tr>"
+        }
+        return """
+            <table>
+            <caption>\(escape(voice.say(page.label)))</caption>
+            <thead><tr>\(headers)</tr></thead>
+            <tbody>
+            \(body.joined(separator: "\n"))
+            </tbody>
+            </table>
 
             """
     }

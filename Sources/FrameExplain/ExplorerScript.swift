@@ -128,6 +128,8 @@ enum ExplorerScript {
         .focus-ring .inner { stroke: #FFE500; stroke-width: 3px; }
         area:focus { outline: 3px solid #000; }
         .announcer { min-height: 1.4em; font-weight: bold; }
+        table { border-collapse: collapse; margin-top: 1rem; }
+        th, td { border: 1px solid #999; padding: 0.2rem 0.5rem; text-align: start; }
         @media (forced-colors: active) {
           .focus-ring .outer { stroke: Canvas; }
           .focus-ring .inner { stroke: Highlight; }

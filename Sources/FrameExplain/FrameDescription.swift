@@ -141,10 +141,19 @@ struct DescriptionWriter {
         let geometry = frame.geometry, centre = geometry.camera.center
         let across = Phrase.distance(metres: Double(geometry.viewport.pixelWidth) * geometry.metresPerDevicePixel(latitude: centre.latitude))
         let showing = self.showing(placings)
-        var short = showing.map { Phrase(.shortMapShowing, across, $0) } ?? Phrase(.shortMap, across)
+        let notices = elements.filter { $0.category == .notice }
+        let disturbances = Phrase(.disturbances, .count(notices.count))
+        var short = switch (showing, notices.isEmpty) {
+        case (let showing?, true): Phrase(.shortMapShowing, across, showing)
+        case (let showing?, false): Phrase(.shortMapShowingWithNotices, across, showing, disturbances)
+        case (nil, true): Phrase(.shortMap, across)
+        case (nil, false): Phrase(.shortMapWithNotices, across, disturbances)
+        }
         var long: [Phrase] = []
         var relations: [(Phrase, FrameDescription.Relation)] = []
         if detail != .brief {
+            // Disturbances first: what a traveller most needs to hear.
+            long += notices.map { Phrase(.sentence, $0.label) }
             long.append(Phrase(.mapAcross, across))
             long += routeSentences()
             relations = self.relations(among: placings)
@@ -180,12 +189,30 @@ struct DescriptionWriter {
     }
 
     /// A view that covers the map, such as the itinerary's list: its name, then what it holds
-    /// in reading order (the elements drawn over it), then the chrome.
+    /// in reading order (the elements drawn over it), then the chrome. A view that is a table,
+    /// such as a departure board, says its disturbances first, then its columns, then each row
+    /// cell by cell, each cell after its column's title.
     private func pageDescription(_ page: DrawnElement) -> FrameDescription {
         let pageIndex = elements.lastIndex(of: page) ?? 0
         let contents = elements[(pageIndex + 1)...].filter { ![.dialog, .dialogButton, .dimmedScreen].contains($0.category) }
-        let short = Phrase(.sentence, page.label)
-        let long = detail == .brief ? [] : [short] + contents.map { Phrase(.sentence, $0.label) } + chromeSentences()
+        guard let columns = page.cells else {
+            let short = Phrase(.sentence, page.label)
+            let long = detail == .brief ? [] : [short] + contents.map { Phrase(.sentence, $0.label) } + chromeSentences()
+            return FrameDescription(short: voice.say(short), long: long.map(voice.say), elements: [], relations: [], names: ([short] + long).flatMap(\.texts))
+        }
+        let notices = contents.filter { $0.category == .notice }
+        let rows = contents.filter { $0.cells != nil }
+        let short = notices.isEmpty
+            ? Phrase(.sentence, Phrase(.tableShort, page.label, .count(rows.count)))
+            : Phrase(.sentence, Phrase(.tableShortWithNotices, page.label, .count(rows.count), Phrase(.disturbances, .count(notices.count))))
+        var long = notices.map { Phrase(.sentence, $0.label) } + [Phrase(.sentence, page.label)]
+        long.append(Phrase(.sentence, Phrase(.tableShape, .count(rows.count), .count(columns.count), .joined(columns, separator: ", "))))
+        long += rows.enumerated().map { index, row in
+            let cells = zip(columns, row.cells ?? []).map { Phrase(.tableRowCell, $0, $1) }
+            return Phrase(.sentence, Phrase(.tableRow, .count(index + 1), .joined(cells, separator: "; ")))
+        }
+        long += contents.filter { $0.category != .notice && $0.cells == nil }.map { Phrase(.sentence, $0.label) }
+        if detail == .brief { long = [] } else { long += chromeSentences() }
         return FrameDescription(short: voice.say(short), long: long.map(voice.say), elements: [], relations: [], names: ([short] + long).flatMap(\.texts))
     }
 

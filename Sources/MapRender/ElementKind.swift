@@ -126,16 +126,20 @@ extension ElementKind {
     public static let indicator = ElementKind("indicator", listedUnder: .commentary, spokenAs: .commentary)
     /// A view that covers the map, such as the itinerary's list; the legend lists it as the background.
     public static let page = ElementKind("page", listedUnder: .basemap)
+    /// A departure board's row: one departure, drawn on the board's own background.
+    public static let departure = ElementKind("departure", listedUnder: .page)
+    /// A disturbance's banner, on a map or a departure board.
+    public static let notice = ElementKind("notice", legendName: "Disturbance", paletteColour: PaulTol.cyan)
 
     /// The kinds a legend lists, in its order: the basemap's two kinds, the map's overlays, the
     /// other map objects' kinds (`MapObjects.kinds`), then the chrome's.
     public static let legendOrder: [ElementKind] =
-        [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle]
+        [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle, .notice]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind == $0 }
         + [.statusBar, .button, .commentary, .tab, .dialog]
 
     /// Every kind a frame may show.
     public static let allCases: [ElementKind] =
-        legendOrder + [.boardingStop, .transferStop, .alightingStop, .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page]
+        legendOrder + [.boardingStop, .transferStop, .alightingStop, .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page, .departure]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind != $0 }
 }

@@ -59,10 +59,14 @@ public protocol SceneLayer: Hashable, Sendable {
     /// list), which the map objects a request brings (`MapObject`) go under. False unless a
     /// layer says so.
     var isOverMapObjects: Bool { get }
+    /// Whether the layer covers the whole map panel opaquely, so that a frame showing it needs
+    /// no tiles at all (a departure board). False unless a layer says so.
+    var coversMapPanel: Bool { get }
 }
 
 extension SceneLayer {
     public var isOverMapObjects: Bool { false }
+    public var coversMapPanel: Bool { false }
 }
 
 extension SceneLayer where Self: OverlayPainter {

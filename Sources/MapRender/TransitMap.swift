@@ -25,13 +25,17 @@ public struct TransitMap: Hashable, Sendable, Codable {
         public var casing: Colour
         /// What it is, to speak: "Tram 7 towards Angered".
         public var label: Phrase
+        /// Drawn dashed: the trip's shape falls short here, and the line runs straight from stop to
+        /// stop, an estimate.
+        public var isEstimated: Bool
 
-        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: Phrase) {
+        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: Phrase, isEstimated: Bool = false) {
             self.kind = kind
             self.path = path
             self.colour = colour
             self.casing = casing
             self.label = label
+            self.isEstimated = isEstimated
         }
     }
 
@@ -100,11 +104,47 @@ public struct TransitMap: Hashable, Sendable, Codable {
     /// Where the vehicle is and when it reaches your stop, shown at the bottom of the map;
     /// nil when no vehicle is followed.
     public var sentence: Phrase?
+    /// The disturbances in force that touch the journey's lines, trips or stops, shown as a
+    /// banner at the top of the map.
+    public var notices: [TransitNotice]
 
-    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: Phrase?) {
+    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: Phrase?, notices: [TransitNotice] = []) {
         self.lines = lines
         self.stops = stops
         self.vehicle = vehicle
         self.sentence = sentence
+        self.notices = notices
+    }
+}
+
+/// A line's icon as a rider knows it: its short name in its text colour on its colour.
+public struct LineBadge: Hashable, Sendable, Codable {
+    /// The text on the icon, such as "7".
+    public var name: String
+    public var colour: Colour
+    public var textColour: Colour
+    /// How it is said: "tram 7" (a sentence's first word takes its capital).
+    public var spoken: Phrase
+
+    public init(name: String, colour: Colour, textColour: Colour, spoken: Phrase) {
+        self.name = name
+        self.colour = colour
+        self.textColour = textColour
+        self.spoken = spoken
+    }
+}
+
+/// A disturbance as a banner shows it: the affected lines' icons, in their colours, and what has
+/// happened (a GTFS-realtime alert's header text).
+public struct TransitNotice: Hashable, Sendable, Codable {
+    public var lines: [LineBadge]
+    public var text: String
+    /// What a screen reader says: "Disturbance on tram 7: Delays after an earlier breakdown".
+    public var label: Phrase
+
+    public init(lines: [LineBadge], text: String, label: Phrase) {
+        self.lines = lines
+        self.text = text
+        self.label = label
     }
 }

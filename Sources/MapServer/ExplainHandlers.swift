@@ -8,9 +8,10 @@ import Wording
 
 /// The frame explained for screen readers, from the same parameters as `GET /frame.png`, said
 /// in the language and units of `lang` and `units`: `GET /frame/hit` (`x`, `y` and `slop`
-/// besides), `GET /frame/describe` (`detail` and `from` besides) and `GET /frame.html`. The
-/// answers come from the painters' shapes, worked out on a render thread, since a long
-/// route's shapes take a while; only the page draws the frame, to find its water.
+/// besides), `GET /frame/describe` (`detail` and `from` besides) and `GET /frame.html`, and a
+/// departure board's `GET /departures/describe` and `GET /departures.html`. The answers come
+/// from the painters' shapes, worked out on a render thread, since a long route's shapes take a
+/// while; only the page draws the frame, to find its water.
 extension MapServerApp {
     /// The parameters every explaining endpoint takes besides the frame's.
     static let voiceParameters: Set<String> = ["lang", "units"]
@@ -40,10 +41,10 @@ extension MapServerApp {
     /// Reads the frame's parameters (and its stored route), then runs `body` on a render thread
     /// with the frame explained and the endpoint's own parameters (`others`).
     func explaining<T: Sendable>(
-        _ request: Request, others: Set<String> = [], _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
+        _ request: Request, others: Set<String> = [], departures: Bool = false, _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
     ) async throws -> T {
         let parameters = request.queryPairs
-        let scene = try await frameScene(request, others: others)
+        let scene = departures ? try await departuresScene(request) : try await frameScene(request, others: others)
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })
@@ -78,10 +79,10 @@ extension MapServerApp {
         return Self.response(answer, contentType: "application/json")
     }
 
-    /// `GET /frame/describe?…[&detail=][&from=]`: the description as text, or as JSON when
-    /// `Accept` asks for it.
-    func describe(_ request: Request) async throws -> Response {
-        let description = try await explaining(request, others: Self.describeParameters) { frame, values throws -> FrameDescription in
+    /// `GET /frame/describe?…[&detail=][&from=]` (or `/departures/describe?…`, for a departure
+    /// board): the description as text, or as JSON when `Accept` asks for it.
+    func describe(_ request: Request, departures: Bool = false) async throws -> Response {
+        let description = try await explaining(request, others: Self.describeParameters, departures: departures) { frame, values throws -> FrameDescription in
             var options = DescriptionOptions(voice: try Self.voice(values))
             if let text = values["detail"] {
                 guard let detail = Detail(rawValue: text) else {
@@ -104,16 +105,18 @@ extension MapServerApp {
         return response
     }
 
-    /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same
-    /// parameters, `lang` and `units` aside. The frame is drawn to find its water.
-    func explorableFrame(_ request: Request) async throws -> Response {
+    /// `GET /frame.html?…` (or `/departures.html?…`): the explorable frame, its image the
+    /// `/frame.png` (or `/departures.png`) of the same parameters, `lang` and `units` aside. The
+    /// frame is drawn to find its water.
+    func explorableFrame(_ request: Request, departures: Bool = false) async throws -> Response {
         let imageQuery = (request.uri.query ?? "").split(separator: "&").filter { pair in
             let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !Self.voiceParameters.contains(name.removingPercentEncoding ?? name)
         }
-        let imageURL = "frame.png" + (imageQuery.isEmpty ? "" : "?" + imageQuery.joined(separator: "&"))
-        let water = try await tiles.waterMask(try await frameScene(request, others: Self.voiceParameters))
-        let page = try await explaining(request, others: Self.voiceParameters) { frame, values in
+        let imageURL = (departures ? "departures.png" : "frame.png") + (imageQuery.isEmpty ? "" : "?" + imageQuery.joined(separator: "&"))
+        let scene = departures ? try await departuresScene(request) : try await frameScene(request, others: Self.voiceParameters)
+        let water = try await tiles.waterMask(scene)
+        let page = try await explaining(request, others: Self.voiceParameters, departures: departures) { frame, values in
             ExplorableHTML.page(for: frame, imageURL: imageURL, voice: try Self.voice(values), water: water)
         }
         return Self.response(Data(page.utf8), contentType: "text/html; charset=utf-8")

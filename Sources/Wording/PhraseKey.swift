@@ -21,6 +21,19 @@ public enum PhraseKey: String, CaseIterable, Hashable, Sendable, Codable {
     case vehicleReachedEnd, vehiclePassedYourStop, vehicleNotLeftYourStop, vehicleAtYourStop, vehicleAtYourStopToAlight
     case vehicleNotLeft, vehicleIsAt, vehicleBetweenYourStop, vehicleIsBetween
     case arrives, arrivesAtStopBefore, arrivesAfterStops
+    case capitalised
+
+    // MARK: Real time, disturbances and departure boards (Transit)
+    case onTime, minutesLate, minutesEarly, minLate, minEarly
+    case tripCancelled, skipsYourStop, stopSkipped, extraTrip, lineEstimated, matchedByRoute, matchedByRouteReportedOn
+    case vehicleLateNotLeftYourStop, vehicleLateNotLeft, vehicleLateAtYourStop, vehicleLateAtYourStopToAlight
+    case vehicleLateIsAt, vehicleLateBetweenYourStop, vehicleLateIsBetween
+    case disturbance, disturbanceOn, disturbances
+    case columnLine, columnDestination, columnDeparts, columnMin, columnMinutesToGo
+    case boardSubtitle, board, noDepartures, minutesNow, minutesAbout, nowLive, nowByTimetable, inLive, inAboutByTimetable
+    case cancelledRow, skippedRow, extraRow, cancelledRowSpoken, skippedRowSpoken, extraRowSpoken
+    case headway, everyMinute, everyMinutes, destinationWithNote
+    case tableCell
 
     // MARK: The app's screens (PhoneScreen)
     case planRoute, itinerary, photomap, addPhoto, more, tab, tabSelected
@@ -30,7 +43,7 @@ public enum PhraseKey: String, CaseIterable, Hashable, Sendable, Codable {
 
     // MARK: Hit answers and descriptions (FrameExplain)
     case map, toolbar, routeStage, sentence
-    case shortMap, shortMapShowing, shortDialogOver, mapAcross
+    case shortMap, shortMapShowing, shortMapWithNotices, shortMapShowingWithNotices, shortDialogOver, mapAcross
     case showStartAndFinishMarkers, showStartMarker, showFinishMarker, showAStartMarker, showAFinishMarker
     case showRoute, showRouteFromTo, showRouteWith, showTransit, showTransitAndVehicle, showStage, showAPhoto, showPhotos, showYourLocation
     case placedAtCentre, placedFromCentre, placedOffScreen, placedFromViewpoint, placedOffScreenFromViewpoint, placedAtViewpoint
@@ -42,6 +55,7 @@ public enum PhraseKey: String, CaseIterable, Hashable, Sendable, Codable {
     case routeStartsEnds, routeEntersLeaves, routeStartsLeaves, routeEntersEnds, routeLeavesAndReturns, routeOutside
     case relation, relationSamePlace, theStart, theFinish, yourLocation, theVehicle
     case transitLines, toolbarSentence, tabsSentence, dialogNoButtons, dialogButtons, behindDialog
+    case tableShape, tableRow, tableRowCell, tableShort, tableShortWithNotices
 
     // MARK: The explorable frame (FrameExplain)
     case explorerMove, explorerSamePlace, explorerNothing, explorerHelp, explorerName, descriptionHeading, elementsHeading
