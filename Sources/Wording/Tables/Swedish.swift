@@ -101,7 +101,7 @@ enum Swedish {
         .disturbanceOn: "Störning på {1}: {2}",
         .disturbances: "{1} {1|störning|störningar}",
         .columnLine: "Linje",
-        .columnDestination: "Destination",
+        .columnDestination: "Mot",
         .columnDeparts: "Avgår",
         .columnMin: "Min",
         .columnMinutesToGo: "Minuter kvar",
