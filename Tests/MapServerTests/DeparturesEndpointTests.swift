@@ -53,7 +53,7 @@ import Testing
             #expect(lines[5] == "Row 1: Line, Tram 7; Destination, Castle Hill, 3 minutes late; Departs, 08:42; Minutes to go, in 6 minutes, live.")
             let page = try await server.get("/departures.html?\(Self.board)")
             #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
-            #expect(page.text.contains(#"<img src="departures.png?\#(Self.board.replacingOccurrences(of: "&", with: "&amp;"))""#))
+            #expect(page.text.contains(#"<img id="frame-image" src="departures.png?\#(Self.board.replacingOccurrences(of: "&", with: "&amp;"))""#))
             #expect(page.text.contains("<caption>Departures from Parker's Piece at 08:36</caption>"))
             #expect(page.text.contains(#"<th scope="col">Minutes to go</th>"#))
             #expect(page.text.contains(#"<td dir="auto">Bus 60</td><td dir="auto">Cherry Hinton</td><td dir="auto">08:55</td><td dir="auto">cancelled</td>"#))
