@@ -13,13 +13,15 @@ import Transit
 public enum DeparturesQuery {
     public static let allowed: Set<String> = ["feed", "stop", "time", "date", "count", "width", "height", "scale", "theme"]
 
+    /// The board the parameters describe. An endpoint that takes more parameters (describe's
+    /// `lang`, `units` and `detail`) names them in `others`, which are allowed here and left to it.
     public static func scene(
-        from parameters: [(String, String)], catalog: StyleCatalog, feeds: [String: GTFSFeed], realtime: [String: [URL]], now: Date
+        from parameters: [(String, String)], others: Set<String> = [], catalog: StyleCatalog, feeds: [String: GTFSFeed], realtime: [String: [URL]], now: Date
     ) throws(FrameRequestError) -> Scene {
         var values: [String: String] = [:]
-        for (name, value) in parameters {
+        for (name, value) in parameters where !others.contains(name) {
             guard allowed.contains(name) else {
-                throw .invalid("\(name): unknown parameter; allowed: \(allowed.sorted().joined(separator: ", "))")
+                throw .invalid("\(name): unknown parameter; allowed: \(allowed.union(others).sorted().joined(separator: ", "))")
             }
             guard values.updateValue(value, forKey: name) == nil else { throw .invalid("\(name): given more than once; allowed once") }
         }

@@ -9,9 +9,9 @@ import Wording
 /// The frame explained for screen readers, from the same parameters as `GET /frame.png`, said
 /// in the language and units of `lang` and `units`: `GET /frame/hit` (`x`, `y` and `slop`
 /// besides), `GET /frame/describe` (`detail` and `from` besides) and `GET /frame.html`, and a
-/// departure board's `GET /departures/describe` and `GET /departures.html`. The answers come
-/// from the painters' shapes, worked out on a render thread, since a long route's shapes take a
-/// while; only the page draws the frame, to find its water.
+/// departure board's `GET /departures/describe` (`detail` besides) and `GET /departures.html`.
+/// The answers come from the painters' shapes, worked out on a render thread, since a long
+/// route's shapes take a while; only the page draws the frame, to find its water.
 extension MapServerApp {
     /// The parameters every explaining endpoint takes besides the frame's.
     static let voiceParameters: Set<String> = ["lang", "units"]
@@ -19,6 +19,9 @@ extension MapServerApp {
     static let hitParameters: Set<String> = voiceParameters.union(["x", "y", "slop"])
     /// The parameters `/frame/describe` takes besides the frame's.
     static let describeParameters: Set<String> = voiceParameters.union(["detail", "from"])
+    /// The parameters `/departures/describe` takes besides the board's: a board has no map to
+    /// be seen from a viewpoint, so no `from`.
+    static let boardDescribeParameters: Set<String> = voiceParameters.union(["detail"])
 
     /// The voice `lang` and `units` ask for: British English in metres when they are left out.
     static func voice(_ values: [String: String]) throws -> Voice {
@@ -44,7 +47,7 @@ extension MapServerApp {
         _ request: Request, others: Set<String> = [], departures: Bool = false, _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
     ) async throws -> T {
         let parameters = request.queryPairs
-        let scene = departures ? try await departuresScene(request) : try await frameScene(request, others: others)
+        let scene = departures ? try await departuresScene(request, others: others) : try await frameScene(request, others: others)
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })
@@ -82,7 +85,8 @@ extension MapServerApp {
     /// `GET /frame/describe?…[&detail=][&from=]` (or `/departures/describe?…`, for a departure
     /// board): the description as text, or as JSON when `Accept` asks for it.
     func describe(_ request: Request, departures: Bool = false) async throws -> Response {
-        let description = try await explaining(request, others: Self.describeParameters, departures: departures) { frame, values throws -> FrameDescription in
+        let others = departures ? Self.boardDescribeParameters : Self.describeParameters
+        let description = try await explaining(request, others: others, departures: departures) { frame, values throws -> FrameDescription in
             var options = DescriptionOptions(voice: try Self.voice(values))
             if let text = values["detail"] {
                 guard let detail = Detail(rawValue: text) else {
@@ -114,7 +118,7 @@ extension MapServerApp {
             return !Self.voiceParameters.contains(name.removingPercentEncoding ?? name)
         }
         let imageURL = (departures ? "departures.png" : "frame.png") + (imageQuery.isEmpty ? "" : "?" + imageQuery.joined(separator: "&"))
-        let scene = departures ? try await departuresScene(request) : try await frameScene(request, others: Self.voiceParameters)
+        let scene = departures ? try await departuresScene(request, others: Self.voiceParameters) : try await frameScene(request, others: Self.voiceParameters)
         let water = try await tiles.waterMask(scene)
         let page = try await explaining(request, others: Self.voiceParameters, departures: departures) { frame, values in
             ExplorableHTML.page(for: frame, imageURL: imageURL, voice: try Self.voice(values), water: water)

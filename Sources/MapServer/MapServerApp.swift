@@ -290,12 +290,12 @@ public final class MapServerApp: Sendable {
 
     /// The departure board a `/departures.png` query describes (`DeparturesQuery`), read on the
     /// bodies' threads: finding a stop's departures reads `stop_times.txt` and the realtime files.
-    func departuresScene(_ request: Request) async throws -> Scene {
+    func departuresScene(_ request: Request, others: Set<String> = []) async throws -> Scene {
         let parameters = request.queryPairs, catalog = configuration.catalog
         let (feeds, realtime) = (configuration.transitFeeds, configuration.transitRealtime)
         return try await bodyWork.run { () throws -> Scene in
             do {
-                return try DeparturesQuery.scene(from: parameters, catalog: catalog, feeds: feeds, realtime: realtime, now: Date())
+                return try DeparturesQuery.scene(from: parameters, others: others, catalog: catalog, feeds: feeds, realtime: realtime, now: Date())
             } catch let error as FrameRequestError {
                 throw HTTPProblem(error)
             }

@@ -74,13 +74,78 @@ import Testing
         ("\(board)&width=10000", "width: 10000 is outside the allowed range"),
         ("\(board)&theme=dark", "theme: \"dark\" is not allowed"),
         ("\(board)&stop=S4", "stop: given more than once; allowed once"),
-        ("\(board)&zoom=3", "zoom: unknown parameter; allowed: count, date, feed, height, scale, stop, theme, time, width"),
     ])
     func aBadParameterIs400NamingIt(query: String, mention: String) async throws {
         try await withServer { server in
             for endpoint in ["/departures.png", "/departures/describe", "/departures.html"] {
                 try expectJSONError(try await server.get("\(endpoint)?\(query)"), status: 400, mentions: mention)
             }
+        }
+    }
+
+    @Test func describeAndThePageSpeakTheLanguageUnitsAndDetailAskedFor() async throws {
+        try await withServer { server in
+            let swedish = try await server.get("/departures/describe?\(Self.board)&lang=sv&units=imperial")
+            #expect(swedish.status == 200, "\(swedish)")
+            let lines = swedish.text.components(separatedBy: "\n")
+            #expect(lines[0] == "Avgångar från Parker's Piece kl. 08:36: en tabell med 8 rader, med 1 störning.")
+            #expect(lines.contains("En tabell med 8 rader och 4 kolumner: Linje, Mot, Avgår, Minuter kvar."))
+            let brief = try await server.get("/departures/describe?\(Self.board)&detail=brief")
+            #expect(brief.status == 200 && brief.text == "Departures from Parker's Piece at 08:36: a table of 8 rows, with 1 disturbance.\n", "\(brief)")
+            let full = try await server.get("/departures/describe?\(Self.board)&detail=full")
+            let standard = try await server.get("/departures/describe?\(Self.board)")
+            #expect(full.status == 200 && full.text == standard.text, "a board has no relations for full detail to add")
+            let page = try await server.get("/departures.html?\(Self.board)&lang=sv&units=imperial")
+            #expect(page.status == 200, "\(page)")
+            #expect(page.text.contains(#"<html lang="sv">"#))
+            #expect(page.text.contains(#"<th scope="col">Minuter kvar</th>"#))
+            // The image is the board's, drawn without the voice's parameters.
+            #expect(page.text.contains(#"<img id="frame-image" src="departures.png?\#(Self.board.replacingOccurrences(of: "&", with: "&amp;"))""#))
+        }
+    }
+
+    @Test(arguments: [
+        ("lang=fr", "lang: 'fr' is not a language; allowed en-GB or sv"),
+        ("units=furlongs", "units: 'furlongs' is not a unit system; allowed metric or imperial"),
+    ])
+    func aBadVoiceIs400NamingItOnBothExplainingEndpoints(query: String, mention: String) async throws {
+        try await withServer { server in
+            for endpoint in ["/departures/describe", "/departures.html"] {
+                try expectJSONError(try await server.get("\(endpoint)?\(Self.board)&\(query)"), status: 400, mentions: mention)
+            }
+            try expectJSONError(
+                try await server.get("/departures.png?\(Self.board)&\(query)"), status: 400,
+                mentions: "unknown parameter; allowed: count, date, feed, height, scale, stop, theme, time, width"
+            )
+        }
+    }
+
+    @Test func aBadDetailIs400AndABoardHasNoViewpoint() async throws {
+        try await withServer { server in
+            try expectJSONError(
+                try await server.get("/departures/describe?\(Self.board)&detail=verbose"), status: 400,
+                mentions: "detail: 'verbose' is not a detail; allowed brief, standard, full"
+            )
+            try expectJSONError(
+                try await server.get("/departures/describe?\(Self.board)&from=start"), status: 400,
+                mentions: "from: unknown parameter; allowed: count, date, detail, feed, height, lang, scale, stop, theme, time, units, width"
+            )
+            try expectJSONError(
+                try await server.get("/departures.html?\(Self.board)&detail=brief"), status: 400,
+                mentions: "detail: unknown parameter; allowed: count, date, feed, height, lang, scale, stop, theme, time, units, width"
+            )
+        }
+    }
+
+    /// Each endpoint lists the parameters it takes when given one it does not.
+    @Test(arguments: [
+        ("/departures.png", "count, date, feed, height, scale, stop, theme, time, width"),
+        ("/departures/describe", "count, date, detail, feed, height, lang, scale, stop, theme, time, units, width"),
+        ("/departures.html", "count, date, feed, height, lang, scale, stop, theme, time, units, width"),
+    ])
+    func anUnknownParameterIs400ListingThoseAllowed(endpoint: String, allowed: String) async throws {
+        try await withServer { server in
+            try expectJSONError(try await server.get("\(endpoint)?\(Self.board)&zoom=3"), status: 400, mentions: "zoom: unknown parameter; allowed: \(allowed)")
         }
     }
 
