@@ -138,14 +138,14 @@ struct TactileMap {
                     lines += Self.clipped(ring, to: area).map { Line(kind: .outline, points: $0) }
                 }
                 addSymbol(.location, at: middle, element: element, inside: area, lettered: &lettered)
-            case .start, .finish, .photo, .stop, .vehicle, .marker:
+            case .start, .finish, .photo, .stop, .boardingStop, .transferStop, .alightingStop, .vehicle, .marker:
                 let centre = element.place.map { page(geometry.pixel(for: $0)) }
                     ?? page(element.shape.bounds.center)
                 let kind: SymbolKind = switch element.category {
                 case .start: .start
                 case .finish: .finish
                 case .photo: .photo
-                case .stop: .stop
+                case .stop, .boardingStop, .transferStop, .alightingStop: .stop
                 case .vehicle: .vehicle
                 default: .marker
                 }
