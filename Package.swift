@@ -139,7 +139,7 @@ let package = Package(
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
         .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "ImageCodec"], swiftSettings: swiftSettings),
         // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
-        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "Payloads"], swiftSettings: swiftSettings),
+        .target(name: "FrameExplain", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "Payloads"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         // What asks for a frame: scene files and posted scenes, script headers, frame query strings.

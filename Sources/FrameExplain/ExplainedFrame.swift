@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// A frame as a screen reader meets it: its elements bottom to top (from the painters, so
 /// exact and with no pixels read), what lies under any point, and what to say about it.

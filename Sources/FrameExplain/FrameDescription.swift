@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 
 /// What a screen reader should say about a frame, after W3C's pattern for complex images: a
 /// one-sentence short description for `alt`, then a long one, sentence by sentence: the map's

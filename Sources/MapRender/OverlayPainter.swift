@@ -59,10 +59,15 @@ public protocol SceneLayer: Hashable, Sendable {
     /// list), which the map objects a request brings (`MapObject`) go under. False unless a
     /// layer says so.
     var isOverMapObjects: Bool { get }
+    /// The kinds of an app's screen that the layer draws, in the order a legend lists them after
+    /// the map's (`Scene.legendOrder`). None unless a layer says so: the map's own kinds are
+    /// listed in `ElementKind.mapLegendOrder`.
+    var screenLegendOrder: [ElementKind] { get }
 }
 
 extension SceneLayer {
     public var isOverMapObjects: Bool { false }
+    public var screenLegendOrder: [ElementKind] { [] }
 }
 
 extension SceneLayer where Self: OverlayPainter {

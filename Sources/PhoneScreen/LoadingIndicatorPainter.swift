@@ -8,6 +8,7 @@ import MapRender
 public struct LoadingIndicatorPainter: OverlayPainter, SceneLayer {
     /// The indicator stays readable over the map objects.
     public var isOverMapObjects: Bool { true }
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
 
     /// The word beside the spinner, such as "Loading photos".
     public var label: String

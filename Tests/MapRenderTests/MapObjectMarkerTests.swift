@@ -199,7 +199,7 @@ import TileStore
     }
 
     @Test func theLegendListsMarkersAfterTheMapsOverlays() {
-        let order = ElementKind.legendOrder
+        let order = ElementKind.legendOrder(screen: ElementKind.phoneScreenLegendOrder)
         #expect(order.firstIndex(of: .marker)! > order.firstIndex(of: .vehicle)! && order.firstIndex(of: .marker)! < order.firstIndex(of: .statusBar)!)
         #expect(ElementKind.marker.legendName == "Marker")
     }
