@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The tests' HTTP client, for test targets only.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
@@ -203,14 +205,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Helpers shared by the test targets: child processes and their environment, temporary
-        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
+        // Helpers shared by the test targets: how a server the tests start, in the test process or
+        // as a child `mapframe serve`, is started and waited for, child processes and their
+        // environment, temporary directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
         // GTFS feeds written from Swift values.
         .target(
             name: "MapFrameTestSupport",
             dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
+        // The tests' one client for ordinary requests to the servers they start (AsyncHTTPClient),
+        // and the one fixture upstream their tiles come from. Apart from MapFrameTestSupport, which
+        // the benchmarks use too, so that they do not build the client.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "MapFrameTestSupport", "ImageCodec", "MapGeometry", "MapRender", "FixtureTiles", "UpstreamSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/ServerSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
@@ -264,7 +282,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
+            dependencies: ["MapFrameTestSupport", "ServerTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -281,12 +299,12 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ServerTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         // NIOEmbedded, to drive a connection's handlers on an EmbeddedChannel without a socket.
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
+                "MapFrameTestSupport", "ServerTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
                 "MapGeometry", "mapframe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
