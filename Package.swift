@@ -205,9 +205,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Helpers shared by the test targets: how a server the tests start, in the test process or
-        // as a child `mapframe serve`, is started and waited for, child processes and their
-        // environment, temporary directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
+        // Helpers shared by the test targets: child processes and their environment, temporary
+        // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
         // GTFS feeds written from Swift values.
         .target(
@@ -216,8 +215,10 @@ let package = Package(
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
-        // The tests' one client for ordinary requests to the servers they start (AsyncHTTPClient),
-        // and the one fixture upstream their tiles come from. Apart from MapFrameTestSupport, which
+        // The tests' server harness: how a server they start, in the test process or as a child
+        // `mapframe serve`, is started and waited for (one contract, `ServerStart`), the one
+        // client for ordinary requests to it (AsyncHTTPClient), and the one fixture upstream
+        // their tiles come from. Apart from MapFrameTestSupport, which
         // the benchmarks use too, so that they do not build the client.
         .target(
             name: "ServerTestSupport",
