@@ -48,7 +48,11 @@ demo: build-demo $(foreach style,$(STYLES),$(CACHE_DIR)/$(style).mbtiles)
 		name=$$(basename $$script .json); \
 		$(MAPFRAME) play $$script --out-dir $(OUT)/scripts/$$name --cache-dir $(CACHE_DIR) --offline || exit 1; \
 	done
-	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/"
+	@mkdir -p $(OUT)/tactile
+	@for scene in route-planned photomap-pins transit-vehicle-between; do \
+		$(MAPFRAME) tactile Scenes/$$scene.json --output $(OUT)/tactile/$$scene.pdf || exit 1; \
+	done
+	@echo "Frames written to $(OUT)/, scripts' frames to $(OUT)/scripts/, tactile maps to $(OUT)/tactile/"
 
 # Tests that time things run in a process of their own, after the rest: the fetcher's waits,
 # retries and deadlines, and the tests that bound what a request costs (beside hundreds of others
@@ -86,8 +90,8 @@ bench: deps-bench
 
 # Rewrites Goldens/ from Scenes/ after an intended change to the rendering. Review the diff!
 goldens: deps-test
-	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests|LegendGoldenTests" || true
-	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests"
+	MAPFRAME_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter "ScreenStateGoldenTests|ScriptGoldenTests|LegendGoldenTests|TactileMapTests" || true
+	$(SWIFT) test --disable-xctest --filter "GoldenTests|ScriptGoldenTests|TactileMapTests"
 
 # Fuzzing: builds the libFuzzer targets in Fuzz/ (a separate package, with the address sanitizer)
 # and runs each (or those in FUZZ_TARGETS) for FUZZ_SECONDS from its seed corpus; fails if any

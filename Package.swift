@@ -55,6 +55,9 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config; the apt providers name the Debian packages.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Text layout through Pango on Cairo: HarfBuzz shaping, bidi order, fontconfig fallback.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CLouis", pkgConfig: "liblouis", providers: [.apt(["liblouis-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -126,10 +129,12 @@ let package = Package(
         ),
         // A public-transport journey from a GTFS feed, placed and worded for drawing (TransitMap).
         .target(name: "Transit", dependencies: ["GTFS", "MapGeometry", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
-        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo"], swiftSettings: swiftSettings),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "StrictJSON", "Payloads", "ImageCodec", "CCairo", "CPango"], swiftSettings: swiftSettings),
         // The CycleStreets app's screens around and over the map: the phone chrome, dialogs, the
         // photo view, the itinerary's list, and the app's overlays in the spec's z-order.
         .target(name: "PhoneScreen", dependencies: ["MapGeometry", "Payloads", "ImageCodec", "MapRender"], swiftSettings: swiftSettings),
+        // A scene as a tactile map: raised lines, textures, symbols and braille (liblouis), as PDF or SVG.
+        .target(name: "Tactile", dependencies: ["MapGeometry", "ImageCodec", "MapRender", "CLouis"], swiftSettings: swiftSettings),
         // Scene to frame: opens the style's store, fills the tiles, draws and encodes.
         .target(
             name: "FramePipeline",
@@ -180,7 +185,7 @@ let package = Package(
             name: "MapFrameCLI",
             dependencies: [
                 "MapGeometry", "TileStore", "RouteStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameAudit", "FrameExplain", "FixtureTiles",
-                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS",
+                "GoldenCheck", "ImageCodec", "FrameRequest", "Screens", "Payloads", "StrictJSON", "GTFS", "Tactile",
                 .target(name: "MapServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,9 +203,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "mapframe-bench",
-            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, and
-            // its GTFS feed writer the large feed it reads.
-            dependencies: ["MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit", "MapFrameTestSupport"],
+            // The test support's JPEG and WebP encoders make the tiles whose decoding it times, its
+            // GTFS feed writer the large feed it reads, and SwiftProtobuf its realtime file.
+            dependencies: [
+                "MapGeometry", "TileStore", "MapRender", "PhoneScreen", "FramePipeline", "FrameExplain", "FixtureTiles", "ImageCodec", "Payloads", "GTFS", "Transit",
+                "MapFrameTestSupport", "CMalloc", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Benchmarks/mapframe-bench",
             swiftSettings: swiftSettings
         ),
@@ -208,10 +216,13 @@ let package = Package(
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
-        // GTFS feeds written from Swift values.
+        // GTFS feeds and GTFS-realtime files (through the generated code) written from Swift values.
         .target(
             name: "MapFrameTestSupport",
-            dependencies: ["MapGeometry", "ImageCodec", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "MapGeometry", "ImageCodec", "GTFS", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
@@ -283,7 +294,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["MapFrameTestSupport", "ServerTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore"],
+            dependencies: [
+                "MapFrameTestSupport", "ServerTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore", "GTFS",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "FrameRequest", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "StrictJSON"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -299,14 +313,17 @@ let package = Package(
             name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
+        // Tactile maps read back from the PDF and SVG files `mapframe tactile` writes.
+        .testTarget(name: "TactileTests", dependencies: ["MapFrameTestSupport", "mapframe", "Tactile", "GoldenCheck", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ServerTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         // NIOEmbedded, to drive a connection's handlers on an EmbeddedChannel without a socket.
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "ServerTestSupport", "MapServer", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
+                "MapFrameTestSupport", "ServerTestSupport", "MapServer", "GTFS", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
                 "MapGeometry", "mapframe",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

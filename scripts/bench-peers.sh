@@ -97,11 +97,15 @@ record() { echo "$*" >> "$results"; }
 static_port=$(free_port)
 start_nginx "$work/static" "$work/nginx-static" "$static_port" auto
 static_pid=${pids[-1]}
+# nginx at its default, a line a request in its access log, for the cached tiles at the defaults.
+logged_port=$(free_port)
+start_nginx "$work/static" "$work/nginx-logged" "$logged_port" auto "$work/nginx-logged/access.log"
 upstream_port=$(free_port)
 start_nginx "$work/static" "$work/nginx-upstream" "$upstream_port" auto "$work/upstream-access.log"
 first_tile=$(head -1 "$work/cached.txt")
 wait_for "http://127.0.0.1:$static_port$first_tile" nginx
 wait_for "http://127.0.0.1:$upstream_port$first_tile" "nginx (upstream)"
+wait_for "http://127.0.0.1:$logged_port$first_tile" "nginx (logging)"
 
 # ---------------------------------------------------------------------------------------------
 echo "== Frames: $FRAMES in one process each"
@@ -118,6 +122,9 @@ for run in json.load(open(sys.argv[1]))["results"]:
     print(f"frames {run['command'].replace(' ', '_')} ms={statistics.median(run['times']) * 1000 / int(sys.argv[2]):.3f}")
 PYTHON
 cp "$work/frames/frame-$(seq -w 1 "$FRAMES" | head -1).png" "$OUT/peer-frames/scene-mapframe.png"
+# The floor under a frame: encoding its pixels alone, on one thread.
+png_floor=$("$bin/mapframe-bench" png-floor "$OUT/peer-frames/scene-mapframe.png")
+record floor png "${png_floor#PNG_FLOOR }"
 "$VENV/bin/python" scripts/bench_peer_frames.py "http://127.0.0.1:$static_port" "$work/scene.json" "$FRAMES" "$OUT/peer-frames" "$work/peer-cache" |
   while IFS=$'\t' read -r name ms; do record frames "${name// /_}" "ms=$ms"; done
 grep '^frames' "$results" | sed 's/^/   /'
@@ -139,10 +146,12 @@ grep '^static' "$results" | sed 's/^/   /'
 # ---------------------------------------------------------------------------------------------
 # start_mapframe NAME ARGS...: starts `mapframe serve` (the build in $MAPFRAME_BINARY, else this
 # one) on a free port, sets mapframe_url and mapframe_pid. Without request lines (--log-level
-# warning), as nginx here runs with access_log off.
+# warning), as nginx here mostly runs with access_log off; MAPFRAME_LOG_LEVEL=info keeps the
+# default, a request line a request to standard error, which goes to $work/NAME.err.
 start_mapframe() {
   local name=$1; shift
-  "${MAPFRAME_BINARY:-$mapframe}" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 --log-level warning "$@" \
+  "${MAPFRAME_BINARY:-$mapframe}" serve --host 127.0.0.1 --port 0 --render-threads "$RENDER_THREADS" --write-rate-limit 100000 \
+    --log-level "${MAPFRAME_LOG_LEVEL:-warning}" "$@" \
     > "$work/$name.out" 2> "$work/$name.err" &
   mapframe_pid=$!
   pids+=("$mapframe_pid")
@@ -235,14 +244,19 @@ run_wrk() {
 renders() { curl -sf --noproxy '*' "$mapframe_url/metrics" | awk '/^mapframe_render_seconds_count/ { print $2 }'; }
 
 echo "== Cached tiles: wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION over $TILE_COUNT distinct tiles, $RUNS runs"
+# Both at their defaults too: MapFrame's request line a request, and nginx's access log.
+MAPFRAME_LOG_LEVEL=info start_mapframe serve-cached-defaults --cache-dir "$work/cache" --offline
+defaults_url=$mapframe_url defaults_pid=$mapframe_pid
 start_mapframe serve-cached --cache-dir "$work/cache" --offline
 start_mapproxy mapproxy-cached "[]" "$work/mapproxy-cached.mbtiles"
-# The same bytes from all three, so each really serves the stored tile.
-for server in "http://127.0.0.1:$static_port" "$mapframe_url/tiles/osm" "$mapproxy_url/tiles/osm/webmercator_sw"; do
+# The same bytes from all of them, so each really serves the stored tile.
+for server in "http://127.0.0.1:$static_port" "http://127.0.0.1:$logged_port" "$mapframe_url/tiles/osm" "$defaults_url/tiles/osm" \
+  "$mapproxy_url/tiles/osm/webmercator_sw"; do
   curl -sf --noproxy '*' -o "$work/check.png" "$server$first_tile"
   cmp -s "$work/check.png" "$work/static$first_tile" || echo "   note: $server$first_tile is not the stored tile's bytes" | tee -a "$work/notes.txt"
 done
-for server in "http://127.0.0.1:$static_port|" "$mapframe_url|/tiles/osm" "$mapproxy_url|/tiles/osm/webmercator_sw"; do
+for server in "http://127.0.0.1:$static_port|" "http://127.0.0.1:$logged_port|" "$mapframe_url|/tiles/osm" "$defaults_url|/tiles/osm" \
+  "$mapproxy_url|/tiles/osm/webmercator_sw"; do
   wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d3s -s scripts/wrk-tiles.lua "${server%%|*}" -- "$work/cached.txt" "${server#*|}" "$WRK_THREADS" > /dev/null
 done
 for run in $(seq "$RUNS"); do
@@ -250,6 +264,8 @@ for run in $(seq "$RUNS"); do
   record cached nginx "$line"
   line=$(run_wrk MapFrame "$mapframe_url" "$work/cached.txt" /tiles/osm)
   record cached MapFrame "$line"
+  record cached nginx_logged "$(run_wrk "nginx, log" "http://127.0.0.1:$logged_port" "$work/cached.txt" "")"
+  record cached MapFrame_defaults "$(run_wrk "MapFrame, log" "$defaults_url" "$work/cached.txt" /tiles/osm)"
   line=$(run_wrk MapProxy "$mapproxy_url" "$work/cached.txt" /tiles/osm/webmercator_sw)
   record cached MapProxy "$line"
 done
@@ -266,6 +282,11 @@ if [ -n "${BASELINE_MAPFRAME:-}" ]; then
   stop "$baseline_pid"
   mapframe_url=$current_url mapframe_pid=$current_pid
 fi
+# Every request of the defaults' runs has its line, unless the log dropped it (and counted it).
+logged_lines=$(grep -c ' request$' "$work/serve-cached-defaults.err" || true)
+log_dropped=$(curl -sf --noproxy '*' "$defaults_url/metrics" | awk '/^mapframe_request_log_dropped_total/ { print $2 }')
+record log MapFrame "lines=$logged_lines dropped=${log_dropped:-0}"
+stop "$defaults_pid"
 
 echo "== Composited route tiles: every request drawn, against decoding and encoding the same tiles"
 route_coordinates=$(cat "$work/route.json")

@@ -23,7 +23,12 @@ import matplotlib.ticker  # noqa: E402
 
 # The targets, each a ratio from one run.
 FRAMES_TARGET = 10.0  # MapFrame's frames against py-staticmaps' faster backend
-CACHED_NGINX_TARGET = 1.0
+CACHED_NGINX_TARGET = 1.0  # both logs off
+CACHED_DEFAULTS_TARGET = 0.9  # both at their defaults: MapFrame's request log, nginx's access log
+LOG_COST_TARGET = 0.9  # MapFrame at its defaults / with its request log off: the log costs under 10%
+FRAME_FLOOR_TARGET = 1.5  # at most: a frame, whole process, / encoding its PNG alone
+COMPOSITED_FLOOR_TARGET = 0.9
+MEMORY_TARGET_MB = 100  # at most: MapFrame's peak under the cached and composited load
 CACHED_MAPPROXY_TARGET = 10.0
 FILL_MAPPROXY_TARGET = 1.0
 UPSTREAM_PER_TILE_TARGET = 1.0
@@ -68,6 +73,10 @@ def verdict(value, target):
     return "met" if value >= target else "MISSED"
 
 
+def verdict_at_most(value, target):
+    return "met" if value <= target else "MISSED"
+
+
 def megabytes(section, name):
     return max(run["kb"] for run in runs[(section, name)]) / 1024
 
@@ -78,6 +87,8 @@ mapframe_ms = median("frames", "MapFrame", "ms")
 peers = [name for name in frame_names if not name.startswith("MapFrame")]
 best_peer = min((name for name in peers if name.startswith("py-staticmaps")), key=lambda name: median("frames", name, "ms"))
 frames_ratio = median("frames", best_peer, "ms") / mapframe_ms
+png_floor_ms = median("floor", "png", "ms")
+frame_floor_ratio = mapframe_ms / png_floor_ms
 
 # --- Static maps: 3 paths and 10 markers ---
 static_names = [name for section, name in runs if section == "static"]
@@ -86,9 +97,16 @@ static_best_peer = min((name for name in static_names if name.startswith("py-sta
 static_ratio = median("static", static_best_peer, "ms") / static_ms
 
 # --- Cached tiles ---
-cached = {name: median("cached", name, "rps") for name in ("nginx", "MapFrame", "MapProxy")}
+cached_names = ("nginx", "MapFrame", "nginx logged", "MapFrame defaults", "MapProxy")
+cached_labels = {"nginx logged": "nginx, access_log to a file", "MapFrame defaults": "MapFrame, request log to standard error (a file)",
+                 "nginx": "nginx, access_log off", "MapFrame": "MapFrame, --log-level warning"}
+cached = {name: median("cached", name, "rps") for name in cached_names}
 errors = ("status_errors", "connect_errors", "read_errors", "write_errors", "timeouts")
 nginx_ratio = cached["MapFrame"] / cached["nginx"]
+defaults_ratio = cached["MapFrame defaults"] / cached["nginx logged"]
+log_cost_ratio = cached["MapFrame defaults"] / cached["MapFrame"]
+log_requests = sum(run["requests"] for run in runs[("cached", "MapFrame defaults")])
+log_lines = runs[("log", "MapFrame")][0]
 mapproxy_ratio = cached["MapFrame"] / cached["MapProxy"]
 
 # --- Composited ---
@@ -113,6 +131,7 @@ table.append(("renderer", "ms/frame", "x MapFrame", ""))
 for name in frame_names:
     ms = median("frames", name, "ms")
     table.append((name, f"{ms:.2f}", f"{ms / mapframe_ms:.2f}", ""))
+table.append(("floor: encoding the frame's PNG, one thread", f"{png_floor_ms:.2f}", f"{png_floor_ms / mapframe_ms:.2f}", ""))
 table.append(("Static maps: 3 paths, 10 markers", "", "", ""))
 table.append(("renderer", "ms/frame", "x MapFrame", ""))
 for name in static_names:
@@ -120,8 +139,8 @@ for name in static_names:
     table.append((name, f"{ms:.2f}", f"{ms / static_ms:.2f}", ""))
 table.append(("Cached tiles", "", "", ""))
 table.append(("server", "req/s", "p99 ms", "non-2xx"))
-for name in ("nginx", "MapFrame", "MapProxy"):
-    table.append((name, f"{cached[name]:.0f}", f"{median('cached', name, 'p99_ms'):.2f}", str(total("cached", name, *errors))))
+for name in cached_names:
+    table.append((cached_labels.get(name, name), f"{cached[name]:.0f}", f"{median('cached', name, 'p99_ms'):.2f}", str(total("cached", name, *errors))))
 table.append(("Composited route tiles", "", "", ""))
 table.append(("", "tiles/s", "", "non-2xx"))
 table.append(("MapFrame, every request drawn", f"{drawn:.0f}", "", str(total("composited", "MapFrame", *errors))))
@@ -147,7 +166,10 @@ for name in ("nginx", "MapFrame", "MapProxy"):
 claims = [
     ("Frames: py-staticmaps (best backend) / MapFrame", frames_ratio, FRAMES_TARGET),
     ("Static maps: py-staticmaps (best backend) / MapFrame", static_ratio, FRAMES_TARGET),
-    ("Cached tiles: MapFrame / nginx", nginx_ratio, CACHED_NGINX_TARGET),
+    ("Cached tiles, both logs off: MapFrame / nginx", nginx_ratio, CACHED_NGINX_TARGET),
+    ("Cached tiles, both at their defaults: MapFrame (request log) / nginx (access_log)", defaults_ratio, CACHED_DEFAULTS_TARGET),
+    ("Cached tiles: MapFrame at its defaults / with the request log off (its log's cost)", log_cost_ratio, LOG_COST_TARGET),
+    ("Composited route tiles: MapFrame / floor", drawn / floor, COMPOSITED_FLOOR_TARGET),
     ("Cached tiles: MapFrame / MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
     ("Cold fill: MapFrame / MapProxy", fill_ratio, FILL_MAPPROXY_TARGET),
 ]
@@ -192,7 +214,12 @@ if options.baseline:
     ]
 facts = [
     f"Frames on one core (taskset): py-staticmaps (best backend) / MapFrame {median('frames', best_peer, 'ms') / one_core:.1f}x",
-    f"Composited route tiles: MapFrame / floor {drawn / floor:.2f}x",
+    f"Frames: MapFrame / its PNG-encode floor {frame_floor_ratio:.2f}x (target at most {FRAME_FLOOR_TARGET:g}x: "
+    f"{verdict_at_most(frame_floor_ratio, FRAME_FLOOR_TARGET)})",
+    f"Peak memory, cached and composited: MapFrame {megabytes('memory', 'MapFrame'):.0f} MB (target under {MEMORY_TARGET_MB} MB: "
+    f"{'met' if megabytes('memory', 'MapFrame') < MEMORY_TARGET_MB else 'MISSED'})",
+    f"Request lines at the defaults: {log_lines['lines']:.0f} written and {log_lines['dropped']:.0f} dropped (counted) "
+    f"for {log_requests:.0f} requests measured, besides the warm-up's",
     f"Upstream requests a tile in the cold fill: MapFrame {per_tile['MapFrame']:.2f} (target {UPSTREAM_PER_TILE_TARGET:.0f}: "
     f"{'met' if per_tile['MapFrame'] <= UPSTREAM_PER_TILE_TARGET else 'MISSED'}), MapProxy {per_tile['MapProxy']:.2f}",
     f"Upstream requests a tile in the cold fill on one PostgreSQL database: {per_tile['two instances']:.2f} (two instances) "
@@ -240,8 +267,10 @@ chart_path = os.path.splitext(options.report)[0] + ".png"
 bars = [(f"Frames vs {name}", median("frames", name, "ms") / mapframe_ms, FRAMES_TARGET if name == best_peer else None) for name in peers]
 bars += [(f"Static maps vs {name}", median("static", name, "ms") / static_ms, FRAMES_TARGET if name == static_best_peer else None)
          for name in static_names if name != "MapFrame"]
-bars += [("Cached tiles vs nginx", nginx_ratio, CACHED_NGINX_TARGET), ("Cached tiles vs MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
-         ("Cold fill vs MapProxy", fill_ratio, FILL_MAPPROXY_TARGET), ("Route tiles vs decode+encode floor", drawn / floor, None)]
+bars += [("Cached tiles vs nginx, logs off", nginx_ratio, CACHED_NGINX_TARGET),
+         ("Cached tiles vs nginx, defaults", defaults_ratio, CACHED_DEFAULTS_TARGET),
+         ("Cached tiles vs MapProxy", mapproxy_ratio, CACHED_MAPPROXY_TARGET),
+         ("Cold fill vs MapProxy", fill_ratio, FILL_MAPPROXY_TARGET), ("Route tiles vs decode+encode floor", drawn / floor, COMPOSITED_FLOOR_TARGET)]
 figure, axes = plt.subplots(figsize=(8, 0.5 * len(bars) + 1.2), dpi=100)
 labels = [label for label, _, _ in reversed(bars)]
 values = [value for _, value, _ in reversed(bars)]
@@ -320,7 +349,8 @@ Python renderers (`scripts/bench_tile_set.py`).
   `hyperfine --runs {options.runs} --warmup 1 'mapframe snapshot scenes/*.json --out-dir frames --offline'`
   over {options.frames} copies of the scene, so every frame is read, drawn, encoded and written,
   and start-up is included; it draws a frame per core at once, so it is also timed pinned to one
-  core (`taskset -c 0`). py-staticmaps (cairo and pillow backends, its tile cache warm) and
+  core (`taskset -c 0`). Its floor is encoding one of its frames alone, on one thread
+  (`mapframe-bench png-floor`, the median of 300 encodes). py-staticmaps (cairo and pillow backends, its tile cache warm) and
   staticmap (no tile cache: it fetches its tiles from nginx on every frame, as it does in use)
   write every frame too (`scripts/bench_peer_frames.py`). One frame of each is kept in
   `out/peer-frames/`: the same place at the same zoom.
@@ -333,6 +363,9 @@ Python renderers (`scripts/bench_tile_set.py`).
   --offline` and MapProxy 7 under `gunicorn --workers 2 --threads 8 --keep-alive 600`, its MBTiles cache on a copy of the same
   file (its grid's origin set south-west, since MBTiles rows count from the south, and the TMS
   service set to `origin: nw` for XYZ clients). Each is warmed for 3 s first; runs interleave.
+  Twice: with both logs off (nginx's `access_log off`, MapFrame's `--log-level warning`), and with
+  both at their defaults (nginx's `access_log` to a file, MapFrame's request line a request to
+  standard error, redirected to a file).
 - **Composited route tiles**: {options.tiles} tiles along a route through every tile, for each
   of 12 newly posted routes, so that every request draws its tile; tiles drawn a second by
   MapFrame's own render counter. The floor is `mapframe-bench tile-floor` decoding each base tile

@@ -17,7 +17,10 @@ packages=(
   libsqlite3-dev     # the MBTiles cache
   libcurl4-openssl-dev  # fetching tiles upstream
   libxml2-dev        # CycleStreets XML and GPX
-  fontconfig fonts-dejavu-core  # DejaVu Sans for labels
+  libpango1.0-dev    # text: Pango on Cairo, shaped by HarfBuzz, in bidirectional order
+  liblouis-dev       # braille for tactile maps (its tables come with it, in liblouis-data)
+  fontconfig fonts-dejavu-core  # DejaVu Sans for labels (Latin, Greek, Cyrillic, Hebrew, Arabic)
+  fonts-noto-core fonts-noto-cjk  # fallback fonts for the scripts DejaVu lacks (Japanese, Chinese, Korean, Indic and more)
 )
 serve=(
   libjs-leaflet      # Leaflet for the viewer page that `mapframe serve` serves at /
@@ -43,6 +46,9 @@ case "${1:-test}" in
       postgresql       # throwaway clusters (initdb, pg_ctl, psql) for the shared tile cache's tests
       nginx wrk        # two instances behind a load balancer, under load, for the shared cache's tests
       gdal-bin         # GDAL: a foreign writer of MBTiles (gdal_translate, gdaladdo), and WMTS and TMS clients
+      pango1.0-tools   # pango-view: a second drawing of right-to-left text to compare with
+      liblouis-bin     # lou_translate: liblouis' own translation, to check a tactile map's braille against
+      poppler-utils    # pdftotext and pdftoppm: a tactile map's print text and pages, read back
     )
     ;;
   *) echo "usage: $0 [build|serve|bench|test]" >&2; exit 2 ;;

@@ -1,7 +1,8 @@
 // Frame benchmark: `make bench` (release build). Prints medians, and ratios against a
 // baseline measured in the same run, because the machine is shared and noisy.
 // `mapframe-bench gtfs` runs only the GTFS section, so that `/usr/bin/time -v` measures it alone;
-// `mapframe-bench tile-floor` is scripts/bench-peers.sh's floor for composited tiles.
+// `mapframe-bench tile-floor` is scripts/bench-peers.sh's floor for composited tiles, and
+// `mapframe-bench png-floor` its floor for frames.
 import FixtureTiles
 import Foundation
 import FrameExplain
@@ -54,6 +55,9 @@ case "gtfs":
     exit(0)
 case "tile-floor":
     try benchmarkTileFloor(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+case "png-floor":
+    try benchmarkPNGFloor(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 default:
     break
@@ -123,10 +127,11 @@ report("frame through the pipeline: tiles + composite + PNG", pipelined, baselin
 
 print("PNG encoder settings for the same frame (ratios against the default, timed in turn with it):")
 let candidates: [(String, PNGEncodingOptions)] = [
-    ("zlib 1, filter none (default)", .fast),
-    ("zlib 1, filter sub", PNGEncodingOptions(zlibLevel: 1, filters: .sub)),
-    ("zlib 1, filter up", PNGEncodingOptions(zlibLevel: 1, filters: .up)),
-    ("zlib 6, filter sub", PNGEncodingOptions(zlibLevel: 6, filters: .sub)),
+    ("run-length (default)", .fast),
+    ("zlib 1, filter none", .zlib(level: 1, filters: .none)),
+    ("zlib 1, filter sub", .zlib(level: 1, filters: .sub)),
+    ("zlib 1, filter up", .zlib(level: 1, filters: .up)),
+    ("zlib 6, filter sub", .zlib(level: 6, filters: .sub)),
     ("zlib 9, adaptive filters (compact)", .compact),
 ]
 // Round after round, each setting encodes once, so that load from elsewhere on the machine

@@ -1,8 +1,9 @@
-// PNG decode and encode on libpng, and the unfiltered encoder on libdeflate. libpng reports errors by longjmp, which must not cross
-// Swift frames, so every libpng call and its setjmp live in this file.
+// PNG decode and encode on libpng (the run-length encoder is in run_length_png.c). libpng reports
+// errors by longjmp, which must not cross Swift frames, so every libpng call and its setjmp live
+// in this file.
 #include "png_codec.h"
+#include "pixel_rows.h"
 
-#include <libdeflate.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -178,35 +179,6 @@ static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) 
 
 static void flush_nothing(png_structp png) { (void)png; }
 
-// Converts one row of premultiplied native-endian ARGB32 to RGB or straight-alpha RGBA bytes.
-static void convert_row(const uint32_t *source, uint8_t *target, int width, int opaque) {
-    if (opaque) {
-        for (int x = 0; x < width; x++) {
-            uint32_t pixel = source[x];
-            target[0] = (uint8_t)(pixel >> 16);
-            target[1] = (uint8_t)(pixel >> 8);
-            target[2] = (uint8_t)pixel;
-            target += 3;
-        }
-        return;
-    }
-    for (int x = 0; x < width; x++) {
-        uint32_t pixel = source[x];
-        unsigned alpha = pixel >> 24;
-        unsigned red = (pixel >> 16) & 0xff, green = (pixel >> 8) & 0xff, blue = pixel & 0xff;
-        if (alpha != 0 && alpha != 255) {
-            red = (red * 255 + alpha / 2) / alpha;
-            green = (green * 255 + alpha / 2) / alpha;
-            blue = (blue * 255 + alpha / 2) / alpha;
-        }
-        target[0] = (uint8_t)(red > 255 ? 255 : red);
-        target[1] = (uint8_t)(green > 255 ? 255 : green);
-        target[2] = (uint8_t)(blue > 255 ? 255 : blue);
-        target[3] = (uint8_t)alpha;
-        target += 4;
-    }
-}
-
 int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int opaque,
                   int zlib_level, int filters,
                   uint8_t **png_out, size_t *png_length,
@@ -256,80 +228,5 @@ int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int 
     if (exact != NULL) out.bytes = exact;
     *png_out = out.bytes;
     *png_length = out.length;
-    return 0;
-}
-
-// The unfiltered encoder, on libdeflate: every row with filter byte 0 in one buffer, compressed
-// in one call into a single IDAT. libdeflate compresses a map frame's rows about 1.5 to 1.9 times
-// as fast as zlib at level 1, and smaller; with no row filter the PNG needs nothing else from
-// libpng, whose zlib stream is written a row at a time.
-static uint8_t *put_be32(uint8_t *at, uint32_t value) {
-    at[0] = (uint8_t)(value >> 24);
-    at[1] = (uint8_t)(value >> 16);
-    at[2] = (uint8_t)(value >> 8);
-    at[3] = (uint8_t)value;
-    return at + 4;
-}
-
-// Writes a chunk's length, type and data (already at at + 8) and its CRC; returns the end.
-static uint8_t *finish_chunk(uint8_t *at, const char *type, size_t length) {
-    put_be32(at, (uint32_t)length);
-    memcpy(at + 4, type, 4);
-    uint32_t crc = (uint32_t)libdeflate_crc32(0, at + 4, 4 + length);
-    return put_be32(at + 8 + length, crc);
-}
-
-int mf_png_encode_unfiltered(const uint8_t *pixels, int width, int height, int stride, int opaque,
-                             int level, uint8_t **png_out, size_t *png_length,
-                             char *error, size_t error_size) {
-    *png_out = NULL;
-    *png_length = 0;
-    int channels = opaque ? 3 : 4;
-    size_t row_bytes = 1 + (size_t)width * channels;
-    size_t raw_length = row_bytes * (size_t)height;
-    uint8_t *raw = malloc(raw_length);
-    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
-    if (raw == NULL || compressor == NULL) {
-        free(raw);
-        if (compressor) libdeflate_free_compressor(compressor);
-        copy_message(error, error_size, raw ? "could not create the compressor" : "out of memory");
-        return -1;
-    }
-    for (int y = 0; y < height; y++) {
-        uint8_t *row = raw + (size_t)y * row_bytes;
-        row[0] = 0;
-        convert_row((const uint32_t *)(pixels + (size_t)y * stride), row + 1, width, opaque);
-    }
-    size_t bound = libdeflate_zlib_compress_bound(compressor, raw_length);
-    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    // Signature, IHDR (12 + 13), IDAT (12 + data) and IEND (12).
-    uint8_t *png = malloc(8 + 25 + 12 + bound + 12);
-    if (png == NULL) {
-        free(raw);
-        libdeflate_free_compressor(compressor);
-        copy_message(error, error_size, "out of memory");
-        return -1;
-    }
-    memcpy(png, signature, 8);
-    uint8_t *header = png + 8;
-    uint8_t *fields = put_be32(put_be32(header + 8, (uint32_t)width), (uint32_t)height);
-    fields[0] = 8;                  // bit depth
-    fields[1] = opaque ? 2 : 6;     // colour type: RGB or RGBA
-    fields[2] = fields[3] = fields[4] = 0;  // deflate, adaptive filtering method, no interlace
-    uint8_t *data_chunk = finish_chunk(header, "IHDR", 13);
-    size_t compressed = libdeflate_zlib_compress(compressor, raw, raw_length, data_chunk + 8, bound);
-    free(raw);
-    libdeflate_free_compressor(compressor);
-    if (compressed == 0) {
-        free(png);
-        copy_message(error, error_size, "the compressed image did not fit its bound");
-        return -1;
-    }
-    uint8_t *end_chunk = finish_chunk(data_chunk, "IDAT", compressed);
-    uint8_t *end = finish_chunk(end_chunk, "IEND", 0);
-    size_t length = (size_t)(end - png);
-    uint8_t *exact = realloc(png, length);
-    *png_out = exact ? exact : png;
-    *png_length = length;
     return 0;
 }

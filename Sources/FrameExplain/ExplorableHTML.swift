@@ -9,7 +9,8 @@ import MapRender
 /// finger or keyboard.
 ///
 /// An image map gives a point to the first area that holds it, so the map's elements come
-/// topmost first; the chrome above the map comes before them and the tab bar after, in
+/// topmost first (a table's rows, which never overlap, in reading order before the view that
+/// holds them); the chrome above the map comes before them and the tab bar after, in
 /// reading order. Routes are areas of their own outline: a polygon along one side of the
 /// line and back along the other.
 public enum ExplorableHTML {
@@ -18,9 +19,18 @@ public enum ExplorableHTML {
         let description = frame.description()
         let scale = Double(frame.scene.viewport.scale)
         let panel = frame.mapPanelRect
+        // A view that is a table (a departure board) holds rows that never overlap: they come in
+        // reading order, and the view itself, under them all, after them.
+        let tablePage = frame.elements.lastIndex { $0.category == .page && $0.cells != nil }
         let ordered = frame.elements.enumerated().sorted { a, b in
             let groupA = group(a.element, panel: panel), groupB = group(b.element, panel: panel)
             guard groupA == groupB else { return groupA < groupB }
+            if groupA == 1, let tablePage {
+                let overA = a.offset > tablePage, overB = b.offset > tablePage
+                guard overA && overB else { return overA != overB ? overA : a.offset > b.offset }
+                let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
+                return (boundsA.minY, boundsA.minX) < (boundsB.minY, boundsB.minX)
+            }
             guard groupA != 1 else { return a.offset > b.offset }
             // The chrome's bars never overlap one another: reading order, line by line.
             let boundsA = a.element.shape.bounds, boundsB = b.element.shape.bounds
@@ -37,6 +47,7 @@ public enum ExplorableHTML {
             }
         }
         let sentences = description.long.map { "<li>\(escape($0))</li>" }
+        let table = frame.elements.last { $0.category == .page && $0.cells != nil }.map { page in Self.table(page, rows: frame.elements.filter { $0.category != .page && $0.cells != nil }) } ?? ""
         let targets = ordered.map { index, element in "<li id=\"element-\(index)\">\(escape(element.label))</li>" }
         let width = frame.scene.viewport.width, height = frame.scene.viewport.height
         return """
@@ -50,6 +61,8 @@ public enum ExplorableHTML {
             body { font: 16px/1.4 system-ui, sans-serif; margin: 1rem; }
             img { display: block; }
             area:focus { outline: 3px solid #000; }
+            table { border-collapse: collapse; margin-top: 1rem; }
+            th, td { border: 1px solid #999; padding: 0.2rem 0.5rem; text-align: start; }
             </style>
             </head>
             <body>
@@ -57,7 +70,7 @@ public enum ExplorableHTML {
             <map name="frame-elements">
             \(areas.joined(separator: "\n"))
             </map>
-            <h2>Description</h2>
+            \(table)<h2>Description</h2>
             <ul>
             \(sentences.joined(separator: "\n"))
             </ul>
@@ -67,6 +80,26 @@ public enum ExplorableHTML {
             </ul>
             </body>
             </html>
+
+            """
+    }
+
+    /// A view that is a table, such as a departure board, as an HTML table a screen reader
+    /// walks cell by cell: its name as the caption, its columns' titles as headers. Each cell
+    /// takes its text's own direction, so a name in Arabic or Hebrew reads right to left.
+    static func table(_ page: DrawnElement, rows: [DrawnElement]) -> String {
+        let headers = (page.cells ?? []).map { "<th scope=\"col\">\(escape($0))</th>" }.joined()
+        let body = rows.map { row in
+            "<tr>" + (row.cells ?? []).map { "<td dir=\"auto\">\(escape($0))</td>" }.joined() + "</tr>"
+        }
+        return """
+            <table>
+            <caption>\(escape(page.label))</caption>
+            <thead><tr>\(headers)</tr></thead>
+            <tbody>
+            \(body.joined(separator: "\n"))
+            </tbody>
+            </table>
 
             """
     }

@@ -54,7 +54,9 @@ extension ExplainedFrame {
         let centre = geometry.camera.center
         let across = Double(geometry.viewport.pixelWidth) * geometry.metresPerDevicePixel(latitude: centre.latitude)
         let placed = placedElements()
-        var long = ["The map is about \(SpokenMeasure.distance(metres: across)) across."]
+        // Disturbances first: what a traveller most needs to hear.
+        var long = elements.filter { $0.category == .notice }.map { $0.label + "." }
+        long.append("The map is about \(SpokenMeasure.distance(metres: across)) across.")
         long += placed.map(\.sentence)
         if let route = routeSentence() { long.append(route) }
         let lines = elements.filter { $0.category == .line }.map(\.label)
@@ -73,11 +75,21 @@ extension ExplainedFrame {
     }
 
     /// A view that covers the map, such as the itinerary's list: its name, then what it holds
-    /// in reading order (the elements drawn over it), then the chrome.
+    /// in reading order (the elements drawn over it), then the chrome. A view that is a table,
+    /// such as a departure board, says its disturbances first, then its columns, then each row
+    /// cell by cell, each cell after its column's title.
     private func description(of page: DrawnElement) -> FrameDescription {
         let pageIndex = elements.lastIndex(of: page) ?? 0
         let contents = elements[(pageIndex + 1)...].filter { ![.dialog, .dialogButton, .dimmedScreen].contains($0.category) }
-        return FrameDescription(short: page.label + ".", long: [page.label + "."] + contents.map { $0.label + "." } + chromeSentences(), elements: [])
+        guard let columns = page.cells else {
+            return FrameDescription(short: page.label + ".", long: [page.label + "."] + contents.map { $0.label + "." } + chromeSentences(), elements: [])
+        }
+        let notices = contents.filter { $0.category == .notice }
+        let rows = contents.filter { $0.cells != nil }
+        var long = notices.map { $0.label + "." } + [page.label + ".", SpokenTable.shape(rows: rows.count, columns: columns) + "."]
+        long += rows.enumerated().map { index, row in SpokenTable.row(index + 1, cells: row.cells ?? [], columns: columns) + "." }
+        long += contents.filter { $0.category != .notice && $0.cells == nil }.map { $0.label + "." }
+        return FrameDescription(short: SpokenTable.short(page.label, rows: rows.count, notices: notices.count) + ".", long: long + chromeSentences(), elements: [])
     }
 
     /// ", showing a route, start and finish markers and 2 photos." or "."
@@ -104,7 +116,9 @@ extension ExplainedFrame {
         let photos = count(.photo)
         if photos > 0 { parts.append(photos == 1 ? "a photo" : "\(photos) photos") }
         if count(.location) > 0 { parts.append("your location") }
-        return parts.isEmpty ? "." : ", showing " + SpokenMeasure.list(parts) + "."
+        let notices = elements.filter { $0.category == .notice }.count
+        let disturbances = notices > 0 ? ", with \(SpokenTable.disturbances(notices))" : ""
+        return (parts.isEmpty ? "" : ", showing " + SpokenMeasure.list(parts)) + disturbances + "."
     }
 
     /// The elements that stand on the ground, nearest the centre first (the topmost first

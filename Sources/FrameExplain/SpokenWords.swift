@@ -43,3 +43,25 @@ public enum SpokenMeasure {
         return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }
 }
+
+/// A view that is a table, such as a departure board, as a screen reader should hear it: its
+/// size, then each row with each cell after its column's title.
+public enum SpokenTable {
+    /// "A table of 6 rows and 4 columns: Line, Destination, Departs, Minutes to go".
+    public static func shape(rows: Int, columns: [String]) -> String {
+        "A table of \(rows) \(rows == 1 ? "row" : "rows") and \(columns.count) columns: \(columns.joined(separator: ", "))"
+    }
+
+    /// "Row 1: Line, Tram 7; Destination, Castle Hill; …".
+    public static func row(_ number: Int, cells: [String], columns: [String]) -> String {
+        "Row \(number): " + zip(columns, cells).map { "\($0), \($1)" }.joined(separator: "; ")
+    }
+
+    /// "Departures from Parker's Piece at 08:41: a table of 6 rows, with 1 disturbance".
+    public static func short(_ title: String, rows: Int, notices: Int) -> String {
+        "\(title): a table of \(rows) \(rows == 1 ? "row" : "rows")" + (notices > 0 ? ", with \(disturbances(notices))" : "")
+    }
+
+    /// "1 disturbance", "2 disturbances".
+    public static func disturbances(_ count: Int) -> String { count == 1 ? "1 disturbance" : "\(count) disturbances" }
+}

@@ -146,7 +146,8 @@ public final class FramePipeline: Sendable {
         let store = try await store(for: try self.source(of: scene))
         let source = store.source
         let geometry = geometry ?? FrameRenderer.geometry(for: scene, tileSet: source.tileSet)
-        let had = await tiles(geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
+        // A panel a layer covers whole (a departure board) needs no tiles.
+        let had = await tiles(scene.coversMapPanel ? [] : geometry.tilePlacements(in: source.tileSet.grid).map(\.tile), in: store)
         let (renderers, decodedTiles) = (renderers, decodedTiles)
         let drawn = try await rendering.run { () throws -> (Output, tileCount: Int, missing: [MissingTile], took: Duration) in
             assertNotOnEventLoop("drawing a frame")

@@ -6,6 +6,7 @@ import Payloads
 import PhoneScreen
 import StrictJSON
 import TileStore
+import Transit
 
 /// A scene file that cannot be used, with the file's name and the offending field.
 public struct SceneError: Error, CustomStringConvertible, Sendable {
@@ -17,6 +18,13 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// The GTFS feeds a server loaded, and the realtime files it reads for each, by name: what a
+/// posted scene's `transit` and `departures` name.
+struct TransitFeeds {
+    var feeds: [String: GTFSFeed] = [:]
+    var realtime: [String: [URL]] = [:]
+}
+
 /// Reads scene files (the public JSON contract documented in the README). Every field is
 /// checked; unknown fields are errors, so a typo never silently changes a frame.
 public enum SceneFile {
@@ -26,7 +34,8 @@ public enum SceneFile {
     public static let longitudeRange = WebMercator.longitudeRange
 
     static let topLevelFields = [
-        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "transit", "attribution", "chrome", "layers",
+        "size", "scale", "style", "theme", "camera", "start", "finish", "route", "photos", "location", "transit", "departures", "attribution", "chrome",
+        "layers",
     ]
 
     /// A scene file read whole: the scene, and the CycleStreets journey its route came from
@@ -40,11 +49,14 @@ public enum SceneFile {
     /// Parses a scene, checking its style and zoom against `catalog`. A scene given as bytes
     /// has no directory to read files from, so its route cannot name a journey file and its
     /// transit journey names one of the `feeds` already loaded.
-    public static func parse(_ data: Data, name: String, catalog: StyleCatalog, feeds: [String: GTFSFeed] = [:]) throws(SceneError) -> Scene {
-        try parse(data, name: name, directory: nil, catalog: catalog, feeds: feeds).scene
+    /// `realtime` are the GTFS-realtime files read for each loaded feed, by the feed's name.
+    public static func parse(
+        _ data: Data, name: String, catalog: StyleCatalog, feeds: [String: GTFSFeed] = [:], realtime: [String: [URL]] = [:]
+    ) throws(SceneError) -> Scene {
+        try parse(data, name: name, directory: nil, catalog: catalog, feeds: TransitFeeds(feeds: feeds, realtime: realtime)).scene
     }
 
-    private static func parse(_ data: Data, name: String, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed]) throws(SceneError) -> Loaded {
+    private static func parse(_ data: Data, name: String, directory: URL?, catalog: StyleCatalog, feeds: TransitFeeds) throws(SceneError) -> Loaded {
         do {
             return try parseFields(JSONValue.parse(data, documentName: name), directory: directory, catalog: catalog, feeds: feeds)
         } catch {
@@ -67,7 +79,7 @@ public enum SceneFile {
         } catch {
             throw SceneError(file: url.path, problem: JSONFieldError(path: "file", message: "cannot be read (\(error.localizedDescription))"))
         }
-        return try parse(data, name: url.lastPathComponent, directory: url.deletingLastPathComponent(), catalog: catalog, feeds: [:])
+        return try parse(data, name: url.lastPathComponent, directory: url.deletingLastPathComponent(), catalog: catalog, feeds: TransitFeeds())
     }
 
     /// The scene at another scale, as `--scale` asks; the frame must still fit the size limit.
@@ -95,14 +107,20 @@ public enum SceneFile {
     /// The scene a frame query describes (`FrameQuery`), written as a scene document, with the
     /// stored route and the map objects its parameters brought, which a document cannot name.
     static func scene(query document: JSONValue, catalog: StyleCatalog, storedRoute: RouteLine?, mapObjects: [any SceneLayer]) throws(JSONFieldError) -> Scene {
-        try parseFields(document, directory: nil, catalog: catalog, feeds: [:], storedRoute: storedRoute, mapObjects: mapObjects).scene
+        try parseFields(document, directory: nil, catalog: catalog, feeds: TransitFeeds(), storedRoute: storedRoute, mapObjects: mapObjects).scene
+    }
+
+    /// The departure board a departures query describes (`DeparturesQuery`), written as a scene
+    /// document, from the feeds a server loaded.
+    static func scene(departuresQuery document: JSONValue, catalog: StyleCatalog, feeds: TransitFeeds) throws(JSONFieldError) -> Scene {
+        try parseFields(document, directory: nil, catalog: catalog, feeds: feeds).scene
     }
 
     /// The one reader of scenes: every field checked, in the order the messages name them.
     /// A front door that read a route or map objects in its own syntax passes them in, and the
     /// route's ends become its start and finish.
     private static func parseFields(
-        _ json: JSONValue, directory: URL?, catalog: StyleCatalog, feeds: [String: GTFSFeed],
+        _ json: JSONValue, directory: URL?, catalog: StyleCatalog, feeds: TransitFeeds,
         storedRoute: RouteLine? = nil, mapObjects givenObjects: [any SceneLayer] = []
     ) throws(JSONFieldError) -> Loaded {
         let root = try JSONObjectReader(json, path: "")
@@ -121,16 +139,24 @@ public enum SceneFile {
         let photos = try parsePhotos(root)
         let location = try parseLocation(root)
         let transit = try root.object("transit").map { reader throws(JSONFieldError) in
-            try TransitRequest.parse(reader, directory: directory).resolve(loaded: feeds, path: "transit").map()
+            try TransitRequest.parse(reader, directory: directory).resolve(loaded: feeds.feeds, loadedRealtime: feeds.realtime, path: "transit").map()
+        }
+        let departures = try root.object("departures").map { reader throws(JSONFieldError) in
+            guard transit == nil else { throw JSONFieldError(path: "departures", message: "give departures (a departure board) or transit (a journey on the map), not both") }
+            return try DeparturesRequest.parse(reader, directory: directory).resolve(loaded: feeds.feeds, loadedRealtime: feeds.realtime).board
         }
         let mapObjects = try root.array("layers").map { items throws(JSONFieldError) in try MapObjects.read(layers: items, path: "layers") } ?? givenObjects
-        let camera = try parseCamera(root.requiredObject("camera"), header: header)
-        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil, mapObjects.isEmpty {
+        // A board covers the map, so needs no camera of its own: the map behind it looks where
+        // the app's map opens.
+        let camera: Scene.CameraSpec = departures != nil && !root.has("camera")
+            ? .fixed(MapDefaults.fallbackCamera) : try parseCamera(root.requiredObject("camera"), header: header)
+        if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil, departures == nil, mapObjects.isEmpty {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location, transit or layers")
         }
         var scene = Scene(
             viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
-            photos: photos, location: location, transit: transit, attribution: try parseAttribution(root)
+            photos: photos, location: location, transit: transit, attribution: departures != nil && !root.has("attribution") ? .hidden : try parseAttribution(root),
+            departureBoard: departures
         )
         scene.addMapObjects(mapObjects)
         scene.theme = header.theme

@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 
 /// A GTFS feed, a folder or a `.zip`, as the GTFS reference describes it. Opening it reads
-/// `agency.txt`, `routes.txt`, `trips.txt` and `stops.txt` whole and checks them; `stop_times.txt`
-/// and `shapes.txt`, which may hold millions of rows, are read a pass at a time for the trips and
-/// shapes a journey needs.
+/// `agency.txt`, `routes.txt`, `trips.txt`, `stops.txt`, and where the feed has them
+/// `calendar.txt`, `calendar_dates.txt` and `frequencies.txt`, whole and checks them;
+/// `stop_times.txt` and `shapes.txt`, which may hold millions of rows, are read a pass at a time
+/// for the trips and shapes a journey needs, or the calls a departure board needs.
 ///
 /// A zipped feed's files are extracted into a private temporary folder, removed when the feed is
 /// released, once the sizes the zip declares for them are within limits. The files are taken not
@@ -20,19 +21,40 @@ public final class GTFSFeed: Sendable {
     /// The stops, stations and entrances by `stop_id`. Generic nodes and boarding areas
     /// (`location_type` 3 and 4), which need no position, are left out.
     public let stops: [String: GTFSStop]
+    /// Which services run on which dates; empty when the feed has neither calendar file.
+    public let calendar: ServiceCalendar
+    /// The frequency-based trips' periods, by `trip_id`, each trip's in order.
+    public let frequencies: [String: [GTFSFrequency]]
+    /// The platforms of each station, by the station's `stop_id`.
+    public let platforms: [String: [String]]
 
     let files: FeedFiles
     private let rememberedTrips = Mutex(RowMemory<GTFSStopTime>())
     private let rememberedShapes = Mutex(RowMemory<GTFSShapePoint>())
     private let locations: StopTable.Stops
 
-    private init(files: FeedFiles, agencies: [GTFSAgency], routes: [String: GTFSRoute], trips: [String: GTFSTrip], locations: StopTable.Stops) {
+    private init(
+        files: FeedFiles, agencies: [GTFSAgency], routes: [String: GTFSRoute], trips: [String: GTFSTrip], locations: StopTable.Stops,
+        calendar: ServiceCalendar, frequencies: [String: [GTFSFrequency]]
+    ) {
         self.files = files
         self.agencies = agencies
         self.routes = routes
         self.trips = trips
         self.locations = locations
+        self.calendar = calendar
+        self.frequencies = frequencies
         stops = locations.located
+        var platforms: [String: [String]] = [:]
+        for stop in locations.located.values.sorted(by: { $0.id < $1.id }) {
+            if let station = stop.parentStation { platforms[station, default: []].append(stop.id) }
+        }
+        self.platforms = platforms
+    }
+
+    /// The time zone the feed's times keep: its agencies', which GTFS requires to be one.
+    public var timeZone: TimeZone {
+        TimeZone(identifier: agencies[0].timezone) ?? TimeZone(secondsFromGMT: 0)!
     }
 
     /// Opens the feed at `url`: a folder, or a `.zip` with the files at its root or inside one
@@ -49,12 +71,27 @@ public final class GTFSFeed: Sendable {
         let agencies = try AgencyTable.read(&agencyTable)
         var routeTable = try files.open(.routes)
         let routes = try RouteTable.read(&routeTable, agencies: agencies)
+        var calendar = ServiceCalendar()
+        if files.contains(.calendar) {
+            var table = try files.open(.calendar)
+            try CalendarTables.readWeekly(&table, into: &calendar)
+        }
+        if files.contains(.calendarDates) {
+            var table = try files.open(.calendarDates)
+            try CalendarTables.readExceptions(&table, into: &calendar)
+        }
+        let hasCalendar = files.contains(.calendar) || files.contains(.calendarDates)
         var tripTable = try files.open(.trips)
-        let trips = try TripTable.read(&tripTable, routes: routes, hasShapes: files.contains(.shapes))
+        let trips = try TripTable.read(&tripTable, routes: routes, hasShapes: files.contains(.shapes), services: hasCalendar ? calendar.serviceIDs : nil)
+        var frequencies: [String: [GTFSFrequency]] = [:]
+        if files.contains(.frequencies) {
+            var table = try files.open(.frequencies)
+            frequencies = try FrequencyTable.read(&table, trips: trips)
+        }
         var stopTable = try files.open(.stops)
         let locations = try StopTable.read(&stopTable)
         _ = try StopTimeTable.Columns(files.open(.stopTimes).header)
-        return GTFSFeed(files: files, agencies: agencies, routes: routes, trips: trips, locations: locations)
+        return GTFSFeed(files: files, agencies: agencies, routes: routes, trips: trips, locations: locations, calendar: calendar, frequencies: frequencies)
     }
 
     /// The calls of the trips `ids`, each trip's in `stop_sequence` order, from one pass over
@@ -67,6 +104,14 @@ public final class GTFSFeed: Sendable {
         let read = try StopTimeTable.read(&table, keeping: ids, trips: trips, stops: locations)
         rememberedTrips.withLock { $0.remember(read) }
         return read
+    }
+
+    /// The calls of the trips `tripIDs` at the stops `stopIDs`, in the order of `stop_times.txt`,
+    /// from one pass that checks every row as `stopTimes(ofTrips:)` does and keeps only these
+    /// calls and each trip's ends.
+    public func calls(at stopIDs: Set<String>, ofTrips tripIDs: Set<String>) throws(GTFSError) -> [GTFSStopCall] {
+        var table = try files.open(.stopTimes)
+        return try StopCallTable.read(&table, at: stopIDs, ofTrips: tripIDs, trips: trips, stops: locations)
     }
 
     /// The points of the shapes `ids`, each shape's in `shape_pt_sequence` order, from one pass

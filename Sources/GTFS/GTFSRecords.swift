@@ -66,6 +66,8 @@ public struct GTFSAgency: Hashable, Sendable {
     /// `agency_id`; empty when the feed has one agency and leaves it out.
     public var id: String
     public var name: String
+    /// `agency_timezone`, an IANA name such as `Europe/Stockholm`: the clock the feed's times keep.
+    public var timezone: String
 }
 
 /// One line of `routes.txt`: a line such as "Tram 7".
@@ -81,16 +83,38 @@ public struct GTFSRoute: Hashable, Sendable {
     public var colour: Colour?
     /// `route_text_color`; nil when the feed leaves it out.
     public var textColour: Colour?
+    /// `agency_id`; nil when the feed has one agency and leaves it out.
+    public var agencyID: String?
+
+    public init(id: String, shortName: String?, longName: String?, type: Int, colour: Colour?, textColour: Colour?, agencyID: String? = nil) {
+        self.id = id
+        self.shortName = shortName
+        self.longName = longName
+        self.type = type
+        self.colour = colour
+        self.textColour = textColour
+        self.agencyID = agencyID
+    }
 }
 
 /// One line of `trips.txt`.
 public struct GTFSTrip: Hashable, Sendable {
     public var id: String
     public var routeID: String
+    /// `service_id`: the days it runs, from `calendar.txt` and `calendar_dates.txt`.
+    public var serviceID: String
     /// `trip_headsign`, where the vehicle says it is going; nil when left out.
     public var headsign: String?
     /// `shape_id`; nil when the trip has no shape, and it is drawn straight from stop to stop.
     public var shapeID: String?
+
+    public init(id: String, routeID: String, serviceID: String, headsign: String?, shapeID: String?) {
+        self.id = id
+        self.routeID = routeID
+        self.serviceID = serviceID
+        self.headsign = headsign
+        self.shapeID = shapeID
+    }
 }
 
 /// One line of `stops.txt` that has a position.
@@ -98,6 +122,8 @@ public struct GTFSStop: Hashable, Sendable {
     public var id: String
     public var name: String
     public var coordinate: Coordinate
+    /// `parent_station`: the station a platform belongs to; nil when it stands alone.
+    public var parentStation: String?
 }
 
 /// One line of `stop_times.txt`: a trip's call at a stop.
@@ -112,6 +138,20 @@ public struct GTFSStopTime: Hashable, Sendable {
     public var departure: GTFSTime?
     /// `shape_dist_traveled`, in the shape's own units; nil when left out.
     public var distanceTravelled: Double?
+    /// False when `pickup_type` is 1: nobody may board here, so the call is no departure.
+    public var allowsBoarding = true
+
+    public init(
+        tripID: String, sequence: Int, stopID: String, arrival: GTFSTime?, departure: GTFSTime?, distanceTravelled: Double? = nil, allowsBoarding: Bool = true
+    ) {
+        self.tripID = tripID
+        self.sequence = sequence
+        self.stopID = stopID
+        self.arrival = arrival
+        self.departure = departure
+        self.distanceTravelled = distanceTravelled
+        self.allowsBoarding = allowsBoarding
+    }
 }
 
 /// One line of `shapes.txt`: a point of a trip's path.

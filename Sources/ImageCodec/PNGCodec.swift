@@ -14,11 +14,9 @@ public struct ImageCodecError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// How hard the PNG encoder works. Map frames are dominated by encoding time, so the
-/// default favours speed: zlib level 1 with no row filter, which `make bench` measured both
-/// faster and smaller than the Sub or Up filters on map frames (flat colours), and zlib's
-/// run-length strategy slower, because its output was several times larger.
-public struct PNGEncodingOptions: Hashable, Sendable {
+/// How a PNG is encoded: fast, for frames and tiles as they are served, or through libpng's zlib
+/// with its row filters, for files kept in a repository.
+public enum PNGEncodingOptions: Hashable, Sendable {
     /// The row filters libpng may choose from.
     public struct Filters: OptionSet, Hashable, Sendable {
         public let rawValue: Int32
@@ -31,23 +29,18 @@ public struct PNGEncodingOptions: Hashable, Sendable {
         public static let all: Filters = [.none, .sub, .up, .average, .paeth]
     }
 
-    /// The deflate level, 0 (store) to 9 (smallest): zlib's through libpng, or libdeflate's when
-    /// there is no row filter.
-    public var zlibLevel: Int32
-    public var filters: Filters
+    /// The run-length encoder (`mf_png_encode_run_length`), for live frames and tiles: encoding
+    /// is most of a frame's cost, and map frames are flat colours, which it codes as runs
+    /// without searching for matches.
+    case fast
+    /// libpng, with zlib at `level` (0, store, to 9, smallest) and these filters.
+    case zlib(level: Int32, filters: Filters)
 
-    public init(zlibLevel: Int32, filters: Filters) {
-        self.zlibLevel = zlibLevel
-        self.filters = filters
-    }
-
-    /// Fast enough for live frames and tiles.
-    public static let fast = PNGEncodingOptions(zlibLevel: 1, filters: .none)
     /// Smaller files for images kept in a repository (goldens, fixture tiles).
-    public static let compact = PNGEncodingOptions(zlibLevel: 9, filters: .all)
+    public static let compact = PNGEncodingOptions.zlib(level: 9, filters: .all)
 }
 
-/// PNG decoding and encoding through libpng, and unfiltered encoding through libdeflate.
+/// PNG decoding and encoding through libpng, and the run-length encoder.
 public enum PNGCodec {
     /// Decodes PNG bytes into premultiplied ARGB32 pixels; `ImageDecoder.decode` reads any format.
     public static func decode(_ data: Data) throws(ImageCodecError) -> RasterImage {
@@ -63,16 +56,14 @@ public enum PNGCodec {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let bytes = pixels.assumingMemoryBound(to: UInt8.self)
-        // With no row filter, libdeflate compresses the whole image in one call, faster than
-        // libpng's zlib a row at a time; filtered encodes go through libpng.
-        let status = options.filters == .none
-            ? mf_png_encode_unfiltered(
-                bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0, options.zlibLevel, &png, &length, &message, message.count
+        let status = switch options {
+        case .fast:
+            mf_png_encode_run_length(bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0, &png, &length, &message, message.count)
+        case .zlib(let level, let filters):
+            mf_png_encode(
+                bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0, level, filters.rawValue, &png, &length, &message, message.count
             )
-            : mf_png_encode(
-                bytes, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0,
-                options.zlibLevel, options.filters.rawValue, &png, &length, &message, message.count
-            )
+        }
         guard status == 0, let png else {
             throw ImageCodecError(cMessage: message)
         }

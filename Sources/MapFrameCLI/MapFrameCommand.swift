@@ -16,7 +16,7 @@ public struct MapFrameCommand: AsyncParsableCommand {
     /// The verbs, in the order `--help` lists them; `serve` only in a build with the `Server` trait.
     private static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
-            SnapshotCommand.self, PlayCommand.self, HitCommand.self, DescribeCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self,
+            SnapshotCommand.self, PlayCommand.self, HitCommand.self, DescribeCommand.self, TactileCommand.self, AuditCommand.self, SeedCommand.self, CacheCommand.self,
         ]
         #if Server
         commands.append(ServeCommand.self)

@@ -99,6 +99,12 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var gtfs: [String] = []
 
+    @Option(name: .customLong("gtfs-realtime"), help: ArgumentHelp(
+        "A GTFS-realtime file (VehiclePositions, TripUpdates and Alerts in any mix) read afresh for every frame drawn from the --gtfs feed NAME. Repeatable.",
+        valueName: "name=path"
+    ))
+    var gtfsRealtime: [String] = []
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "The least severe events logged to standard error; a line per request is info.",
         valueName: Logger.Level.allCases.map(\.rawValue).joined(separator: "|")
@@ -140,7 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...16).contains(renderThreads) else { throw ValidationError("--render-threads: \(renderThreads) is outside 1...16") }
         guard (1...10_000).contains(renderQueue) else { throw ValidationError("--render-queue: \(renderQueue) is outside 1...10000") }
-        _ = try TransitFeedArgument.parse(gtfs)
+        _ = try TransitFeedArgument.realtime(gtfsRealtime, feeds: TransitFeedArgument.parse(gtfs).map(\.name))
         _ = try logger()
     }
 
@@ -183,6 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
             writeRateLimit: WriteRateLimit(perMinute: writeRateLimit), routeQuota: RouteQuota(maxRoutes: maxRoutes, maxPoints: maxRoutePoints),
             publicURL: try publicURL.map(PublicURLArgument.normalised), healthDetails: healthDetails,
             transitFeeds: try TransitFeedArgument.load(gtfs),
+            transitRealtime: try TransitFeedArgument.realtime(gtfsRealtime, feeds: TransitFeedArgument.parse(gtfs).map(\.name)),
             logger: try logger(), accessLog: try openAccessLog()
         )
         // Request handlers then run on the event loops' own threads instead of hopping to Swift's
@@ -281,6 +288,24 @@ enum TransitFeedArgument {
             guard seen.insert(name).inserted else { throw ValidationError("--gtfs: the name '\(name)' is given twice") }
             return (name, String(parts[1]))
         }
+    }
+
+    /// `--gtfs-realtime NAME=PATH`, repeatable: each a file for the `--gtfs` feed NAME, in the
+    /// order given. The files need not exist yet: each frame reads them as they are then.
+    static func realtime(_ arguments: [String], feeds: [String]) throws -> [String: [URL]] {
+        var files: [String: [URL]] = [:]
+        for argument in arguments {
+            let parts = argument.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw ValidationError("--gtfs-realtime: '\(argument)' is not allowed; expected NAME=PATH, such as --gtfs-realtime vasttrafik=realtime/trip-updates.pb")
+            }
+            let name = String(parts[0])
+            guard feeds.contains(name) else {
+                throw ValidationError("--gtfs-realtime: '\(name)' is not a feed given with --gtfs; allowed \(feeds.isEmpty ? "none, as no --gtfs is given" : feeds.joined(separator: ", "))")
+            }
+            files[name, default: []].append(URL(fileURLWithPath: String(parts[1])))
+        }
+        return files
     }
 
     /// Opens every feed and checks every row of its `stop_times.txt` and `shapes.txt` once; a

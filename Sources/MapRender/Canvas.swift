@@ -1,10 +1,13 @@
 import CCairo
+import CPango
 import Foundation
 import ImageCodec
 import MapGeometry
 
 /// A thin wrapper over one Cairo image surface and its drawing context.
-/// All Cairo calls in MapFrame go through this type. Coordinates are device pixels.
+/// All Cairo calls in MapFrame go through this type, and all Pango calls: text is laid out by
+/// Pango (shaped by HarfBuzz, in bidirectional order, with fontconfig's fallback fonts) and
+/// drawn through pangocairo. Coordinates are device pixels.
 public final class Canvas {
     public enum LineCap: Hashable, Sendable { case butt, round }
     public enum LineJoin: Hashable, Sendable { case miter, round }
@@ -17,6 +20,10 @@ public final class Canvas {
     var cutoff: RenderCutoff.Started?
     /// Why drawing gave up, once it has: what is drawn after that is incomplete.
     private(set) var stopped: RenderStopped?
+    /// How text is rasterised: the hinting and smoothing every text layout is given.
+    private let fontOptions: OpaquePointer
+    /// The font text is laid out in (`setFont`).
+    private let font: OpaquePointer
 
     /// A transparent canvas of `width` x `height` pixels.
     public convenience init(width: Int, height: Int) {
@@ -28,21 +35,29 @@ public final class Canvas {
         Canvas(surface: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)))
     }
 
-    private init(surface: OpaquePointer) {
+    private convenience init(surface: OpaquePointer) {
+        self.init(surface: surface, width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
+    }
+
+    /// A canvas on any Cairo surface, `width` x `height` in the surface's units.
+    init(surface: OpaquePointer, width: Int, height: Int) {
         self.surface = surface
-        width = Int(cairo_image_surface_get_width(surface))
-        height = Int(cairo_image_surface_get_height(surface))
+        self.width = width
+        self.height = height
         context = cairo_create(surface)
-        let options = cairo_font_options_create()
+        fontOptions = cairo_font_options_create()
         // Unhinted outlines keep text the same shape at every scale and on every machine.
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_set_font_options(context, options)
-        cairo_font_options_destroy(options)
+        cairo_font_options_set_hint_style(fontOptions, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(fontOptions, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(fontOptions, CAIRO_ANTIALIAS_GRAY)
+        font = pango_font_description_new()
+        pango_font_description_set_family(font, Self.fontFamily)
+        setFont(size: 10)
     }
 
     deinit {
+        pango_font_description_free(font)
+        cairo_font_options_destroy(fontOptions)
         cairo_destroy(context)
         cairo_surface_destroy(surface)
     }
@@ -53,11 +68,7 @@ public final class Canvas {
     /// is exactly the colour it was drawn in.
     func setAntialiasing(_ enabled: Bool) {
         cairo_set_antialias(context, enabled ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
-        let options = cairo_font_options_create()
-        cairo_get_font_options(context, options)
-        cairo_font_options_set_antialias(options, enabled ? CAIRO_ANTIALIAS_GRAY : CAIRO_ANTIALIAS_NONE)
-        cairo_set_font_options(context, options)
-        cairo_font_options_destroy(options)
+        cairo_font_options_set_antialias(fontOptions, enabled ? CAIRO_ANTIALIAS_GRAY : CAIRO_ANTIALIAS_NONE)
     }
 
     /// Runs `body` and restores the transform, clip and source afterwards.
@@ -234,6 +245,19 @@ public final class Canvas {
         cairo_paint_with_alpha(context, colour.alpha)
     }
 
+    /// Strokes `lines` dashed, `dash` giving the lengths of dash and gap in turn, in device
+    /// pixels, with round caps: a line that is an estimate, not a measured path. The pattern
+    /// starts afresh on each line.
+    public func strokeDashedLines(_ lines: [[PixelPoint]], with colour: Colour, width: Double, dash: [Double]) {
+        let box = PixelRect(minX: 0, minY: 0, maxX: Double(self.width), maxY: Double(height)).expanded(by: Self.strokeMargin)
+        let inside = { (point: PixelPoint) in box.minX <= point.x && point.x <= box.maxX && box.minY <= point.y && point.y <= box.maxY }
+        let lines = lines.allSatisfy { $0.allSatisfy(inside) } ? lines : lines.flatMap { Self.pieces(of: $0, inside: box) }
+        dash.withUnsafeBufferPointer { cairo_set_dash(context, $0.baseAddress, Int32($0.count), 0) }
+        for line in lines { addLine(line[...]) }
+        strokePath(with: colour, width: width, cap: .round, join: .round)
+        cairo_set_dash(context, nil, 0, 0)
+    }
+
     /// Fills the area inside `rings`, each closed back to its first point, at `colour`: the
     /// first ring's area less the areas of the others (its holes), by the even-odd rule. Each
     /// ring is cut to `strokeMargin` beyond the canvas first, for the reason lines are: Cairo's
@@ -329,43 +353,85 @@ public final class Canvas {
 
     // MARK: - Text
 
-    /// Sets the font for later text calls: DejaVu Sans, found through fontconfig.
+    /// The family every text asks for. Where it has no glyph for a character (Japanese, say),
+    /// fontconfig falls back to an installed font that has one.
+    static let fontFamily = "DejaVu Sans"
+
+    /// Sets the font for later text calls: `fontFamily` at `size` device pixels to the em.
     public func setFont(size: Double, bold: Bool = false) {
-        cairo_select_font_face(context, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(context, size)
+        pango_font_description_set_weight(font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
     }
 
-    /// The advance width of `text` in the current font.
+    /// The advance width of `text` in the current font: the width of its shaped line.
     public func textWidth(_ text: String) -> Double {
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context, text, &extents)
-        return extents.x_advance
+        withLayout(text) { layout in
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout, nil, &logical)
+            return Self.pixels(logical.width)
+        }
     }
 
-    /// The ink box of `text` relative to its origin, in the current font.
+    /// The ink box of `text` relative to its baseline origin, in the current font.
     public func textInkBounds(_ text: String) -> PixelRect {
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(context, text, &extents)
-        return PixelRect(
-            minX: extents.x_bearing, minY: extents.y_bearing,
-            maxX: extents.x_bearing + extents.width, maxY: extents.y_bearing + extents.height
-        )
+        withLayout(text) { layout in
+            var ink = PangoRectangle()
+            pango_layout_get_extents(layout, &ink, nil)
+            let baseline = Self.pixels(pango_layout_get_baseline(layout))
+            return PixelRect(
+                minX: Self.pixels(ink.x), minY: Self.pixels(ink.y) - baseline,
+                maxX: Self.pixels(ink.x + ink.width), maxY: Self.pixels(ink.y + ink.height) - baseline
+            )
+        }
     }
 
-    /// The current font's ascent and descent.
+    /// The current font's ascent and descent: `fontFamily`'s own, whatever fallback fonts a text
+    /// also needs, so that lines keep one spacing.
     public var fontMetrics: (ascent: Double, descent: Double) {
-        var extents = cairo_font_extents_t()
-        cairo_font_extents(context, &extents)
-        return (extents.ascent, extents.descent)
+        let pango = textContext()
+        defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
+        let loaded = pango_context_load_font(pango, font)!
+        defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
+        let metrics = pango_font_get_metrics(loaded, nil)!
+        defer { pango_font_metrics_unref(metrics) }
+        return (Self.pixels(pango_font_metrics_get_ascent(metrics)), Self.pixels(pango_font_metrics_get_descent(metrics)))
     }
 
-    /// Draws `text` with its baseline origin at (x, y).
+    /// Draws `text` with its baseline origin at (x, y): shaped, and in visual order, so that a
+    /// right-to-left name reads from the right however its line starts.
     public func drawText(_ text: String, x: Double, y: Double, colour: Colour) {
         setColour(colour)
-        cairo_move_to(context, x, y)
-        cairo_show_text(context, text)
+        withLayout(text) { layout in
+            cairo_move_to(context, x, y - Self.pixels(pango_layout_get_baseline(layout)))
+            pango_cairo_show_layout(context, layout)
+        }
         cairo_new_path(context)
     }
+
+    /// A Pango context for this canvas's Cairo context as it is now (its transform and target),
+    /// from the calling thread's font map: Pango's font maps are not thread-safe, and a canvas
+    /// may be drawn on one thread after being made on another. The caller releases it.
+    private func textContext() -> OpaquePointer {
+        let pango = pango_cairo_create_context(context)!
+        pango_cairo_context_set_font_options(pango, fontOptions)
+        // Glyphs at their fractional positions, as a hint-free outline would place them.
+        pango_context_set_round_glyph_positions(pango, 0)
+        return pango
+    }
+
+    /// Runs `body` with `text` laid out as one paragraph per line of it in the current font.
+    private func withLayout<Result>(_ text: String, _ body: (OpaquePointer) -> Result) -> Result {
+        let pango = textContext()
+        let layout = pango_layout_new(pango)!
+        g_object_unref(UnsafeMutableRawPointer(pango))
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_text(layout, text, -1)
+        return body(layout)
+    }
+
+    /// Pango units (1/1024 of a device pixel) in device pixels.
+    private static func pixels(_ units: Int32) -> Double { Double(units) / Double(PANGO_SCALE) }
 
     // MARK: - Output
 
@@ -453,29 +519,27 @@ enum BoxBlur {
 }
 
 extension Canvas {
-    /// `text` in lines no wider than `width` device pixels in the current font: split on "\n",
-    /// then each paragraph wrapped at spaces (a word wider than `width` has a line of its own).
-    /// Keeps at most `maxLines`, ending a cut text with "…".
+    /// `text` in lines no wider than `width` device pixels in the current font, broken by Pango
+    /// where Unicode's line-breaking rules allow (at spaces, and between CJK characters): split
+    /// on "\n", then each paragraph wrapped (a word wider than `width` has a line of its own).
+    /// Each line is in logical order; `drawText` puts it in visual order. Keeps at most
+    /// `maxLines`, ending a cut text with "…".
     public func wrap(_ text: String, width: Double, maxLines: Int) -> [String] {
-        func fits(_ line: String) -> Bool { textWidth(line) <= width }
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var current = ""
-            for word in paragraph.split(separator: " ") {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                if fits(candidate) || current.isEmpty {
-                    current = candidate
-                } else {
-                    lines.append(current)
-                    current = String(word)
-                }
+        let lines = withLayout(text) { layout in
+            pango_layout_set_width(layout, Int32((width * Double(PANGO_SCALE)).rounded(.down)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
+            let bytes = Array(text.utf8)
+            return (0..<pango_layout_get_line_count(layout)).map { index in
+                let line = pango_layout_get_line_readonly(layout, index)!.pointee
+                let start = Int(line.start_index)
+                let words = String(decoding: bytes[start..<start + Int(line.length)], as: UTF8.self)
+                return String(words.reversed().drop(while: \.isWhitespace).reversed())
             }
-            lines.append(current)
         }
         guard lines.count > maxLines else { return lines }
         var kept = Array(lines.prefix(maxLines))
         var last = kept[maxLines - 1] + "…"
-        while !fits(last), last.count > 1 { last = String(last.dropLast(2)) + "…" }
+        while textWidth(last) > width, last.count > 1 { last = String(last.dropLast(2)) + "…" }
         kept[maxLines - 1] = last
         return kept
     }

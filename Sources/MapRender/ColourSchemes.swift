@@ -15,7 +15,7 @@ public enum OkabeIto {
     public static let reddishPurple = Colour(hex: 0xCC79A7)
 }
 
-/// Four more colours for the categories theme's transit layer and dialogs, from Paul Tol's "muted" scheme
+/// Five more colours for the categories theme's transit layer, its disturbances and dialogs, from Paul Tol's "muted" scheme
 /// (Paul Tol, "Colour schemes", SRON technical note SRON/EPS/TN/09-002, 2021), which is built to
 /// stay distinct under the common colour blindnesses and sits apart from Okabe and Ito's hues.
 public enum PaulTol {
@@ -23,4 +23,5 @@ public enum PaulTol {
     public static let teal = Colour(hex: 0x44AA99)
     public static let olive = Colour(hex: 0x999933)
     public static let sand = Colour(hex: 0xDDCC77)
+    public static let cyan = Colour(hex: 0x88CCEE)
 }

@@ -17,13 +17,18 @@ public struct DrawnElement: Hashable, Sendable {
     /// a stage's middle point), for saying how far it is and in which direction; nil for lines
     /// and for things fixed to the screen, such as the attribution and the chrome.
     public var place: Coordinate?
+    /// For a view that is a table, such as a departure board: on the view's own element (a
+    /// `page`), the columns' titles; on each row's element, the row's cells in column order.
+    /// Nil for anything else.
+    public var cells: [String]?
 
-    public init(_ category: ElementKind, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil) {
+    public init(_ category: ElementKind, id: String? = nil, label: String, shape: HitShape, place: Coordinate? = nil, cells: [String]? = nil) {
         self.category = category
         self.id = id
         self.label = label
         self.shape = shape
         self.place = place
+        self.cells = cells
     }
 
     /// The same element moved by (`dx`, `dy`) device pixels.

@@ -107,11 +107,17 @@ extension ElementKind {
     public static let caption = ElementKind("caption", listedUnder: .commentary)
     /// Words said about the map, such as its captions and an app's instructions.
     public static let commentary = ElementKind("commentary", legendName: "Commentary", paletteColour: Colour(hex: 0xDDDDDD))
+    /// A view that covers the map, such as a departure board or an app's list; the legend lists it as the background.
+    public static let page = ElementKind("page", listedUnder: .basemap)
+    /// A departure board's row: one departure, drawn on the board's own background.
+    public static let departure = ElementKind("departure", listedUnder: .page)
+    /// A disturbance's banner, on a map or a departure board.
+    public static let notice = ElementKind("notice", legendName: "Disturbance", paletteColour: PaulTol.cyan)
 
     /// The kinds a legend lists first, in its order: the basemap's two kinds, the map's
     /// overlays, then the other map objects' kinds (`MapObjects.kinds`).
     public static let mapLegendOrder: [ElementKind] =
-        [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle]
+        [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle, .notice]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind == $0 }
 
     /// The kinds a legend lists, in its order, for a frame whose screen around and over the map
@@ -125,6 +131,6 @@ extension ElementKind {
 
     /// Every kind the map's painters and map objects report.
     public static let allCases: [ElementKind] =
-        legendOrder(screen: []) + [.caption]
+        legendOrder(screen: []) + [.caption, .page, .departure]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind != $0 }
 }

@@ -93,11 +93,12 @@ public final class FrameRenderer {
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         canvas.cutoff = cutoff?.started()
         let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites)
-        let basemap = BasemapPainter(tiles: tiles, grid: tileSet.grid)
-        basemap.draw(in: context)
+        // A panel a layer covers whole needs no tiles, and so fetches none.
+        let basemap = scene.coversMapPanel ? nil : BasemapPainter(tiles: tiles, grid: tileSet.grid)
+        basemap?.draw(in: context)
         for painter in overlays where canvas.stopped == nil { painter.draw(in: context) }
         return RenderedFrame(
-            canvas: canvas, geometry: geometry, tileCount: basemap.tileCount, missingTiles: basemap.missingTiles, stopped: canvas.stopped
+            canvas: canvas, geometry: geometry, tileCount: basemap?.tileCount ?? 0, missingTiles: basemap?.missingTiles ?? [], stopped: canvas.stopped
         )
     }
 

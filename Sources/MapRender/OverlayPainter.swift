@@ -63,11 +63,15 @@ public protocol SceneLayer: Hashable, Sendable {
     /// the map's (`Scene.legendOrder`). None unless a layer says so: the map's own kinds are
     /// listed in `ElementKind.mapLegendOrder`.
     var screenLegendOrder: [ElementKind] { get }
+    /// Whether the layer covers the whole map panel opaquely, so that a frame showing it needs
+    /// no tiles at all (a departure board). False unless a layer says so.
+    var coversMapPanel: Bool { get }
 }
 
 extension SceneLayer {
     public var isOverMapObjects: Bool { false }
     public var screenLegendOrder: [ElementKind] { [] }
+    public var coversMapPanel: Bool { false }
 }
 
 extension SceneLayer where Self: OverlayPainter {

@@ -35,6 +35,9 @@ public struct Scene: Hashable, Sendable {
     /// Drawn over the whole frame, chrome included, after the map panel, bottom to top: a
     /// view that covers the map (the photo view) and a modal dialog over everything.
     public var screenLayers: [any SceneLayer] = []
+
+    /// Whether a layer covers the whole map panel, so that the frame needs no tiles.
+    public var coversMapPanel: Bool { layers.contains { $0.coversMapPanel } }
     /// How everything is drawn; the CycleStreets look unless a scene names another.
     public var theme: Theme = .cycleStreets
 

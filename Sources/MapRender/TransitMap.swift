@@ -24,13 +24,17 @@ public struct TransitMap: Hashable, Sendable, Codable {
         public var casing: Colour
         /// What it is, to speak: "Tram 7 towards Angered".
         public var label: String
+        /// Drawn dashed: the trip's shape falls short here, and the line runs straight from stop to
+        /// stop, an estimate.
+        public var isEstimated: Bool
 
-        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: String) {
+        public init(kind: Kind, path: [Coordinate], colour: Colour, casing: Colour, label: String, isEstimated: Bool = false) {
             self.kind = kind
             self.path = path
             self.colour = colour
             self.casing = casing
             self.label = label
+            self.isEstimated = isEstimated
         }
     }
 
@@ -86,11 +90,47 @@ public struct TransitMap: Hashable, Sendable, Codable {
     /// Where the vehicle is and when it reaches your stop, shown at the bottom of the map;
     /// nil when no vehicle is followed.
     public var sentence: String?
+    /// The disturbances in force that touch the journey's lines, trips or stops, shown as a
+    /// banner at the top of the map.
+    public var notices: [TransitNotice]
 
-    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: String?) {
+    public init(lines: [Line], stops: [Stop], vehicle: Vehicle?, sentence: String?, notices: [TransitNotice] = []) {
         self.lines = lines
         self.stops = stops
         self.vehicle = vehicle
         self.sentence = sentence
+        self.notices = notices
+    }
+}
+
+/// A line's icon as a rider knows it: its short name in its text colour on its colour.
+public struct LineBadge: Hashable, Sendable, Codable {
+    /// The text on the icon, such as "7".
+    public var name: String
+    public var colour: Colour
+    public var textColour: Colour
+    /// How it is said: "Tram 7".
+    public var spoken: String
+
+    public init(name: String, colour: Colour, textColour: Colour, spoken: String) {
+        self.name = name
+        self.colour = colour
+        self.textColour = textColour
+        self.spoken = spoken
+    }
+}
+
+/// A disturbance as a banner shows it: the affected lines' icons, in their colours, and what has
+/// happened (a GTFS-realtime alert's header text).
+public struct TransitNotice: Hashable, Sendable, Codable {
+    public var lines: [LineBadge]
+    public var text: String
+    /// What a screen reader says: "Disturbance on tram 7: Delays after an earlier breakdown".
+    public var label: String
+
+    public init(lines: [LineBadge], text: String, label: String) {
+        self.lines = lines
+        self.text = text
+        self.label = label
     }
 }

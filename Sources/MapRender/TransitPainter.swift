@@ -21,6 +21,7 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
             let reach = ([style.halfLineWidth] + map.stops.map { style.node(for: $0.role).extent }).max() ?? 0
             var margins = EdgeInsets.uniform(reach)
             if map.sentence != nil { margins.bottom += TransitCaptionPainter.tallestBox(in: theme) }
+            margins.top += TransitNoticeBanner.tallest(count: map.notices.count, style: theme[TransitNoticeStyle.self])
             items.append(FitItem(bounds: bounds, pixelMargins: margins))
         }
         if let vehicle = map.vehicle {
@@ -34,17 +35,27 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
     public func draw(in context: DrawingContext) {
         let canvas = context.canvas, frame = context.frame, style = context.theme[TransitStyle.self], scale = frame.scale
         // A feed's shape may have any number of points: thinned and stroked as a route is.
-        func stroke(_ lines: [TransitMap.Line], colour: (TransitMap.Line) -> Colour, width: Double) {
+        // An estimated stretch keeps its casing and dashes its line over it, so that it reads as
+        // the same line, not measured.
+        func stroke(_ lines: [TransitMap.Line], colour: (TransitMap.Line) -> Colour, width: Double, dashesEstimates: Bool) {
             for line in lines {
-                canvas.strokeLines(frame.drawnLines([line.path]), with: colour(line), width: width * scale, cap: .round, join: .round)
+                if dashesEstimates, line.isEstimated {
+                    let dash = style.estimateDash.map { $0 * scale }
+                    canvas.strokeDashedLines(frame.drawnLines([line.path]), with: colour(line), width: width * scale, dash: dash)
+                } else {
+                    canvas.strokeLines(frame.drawnLines([line.path]), with: colour(line), width: width * scale, cap: .round, join: .round)
+                }
             }
         }
         let approach = map.lines.filter { $0.kind == .approach }, rides = map.lines.filter { $0.kind == .ride }
-        stroke(approach, colour: { _ in style.approachCasing }, width: style.approachWidth + 2 * style.casingWidth)
-        stroke(approach, colour: { _ in style.approachColour }, width: style.approachWidth)
+        stroke(approach, colour: { _ in style.approachCasing }, width: style.approachWidth + 2 * style.casingWidth, dashesEstimates: false)
+        stroke(approach, colour: { _ in style.approachColour }, width: style.approachWidth, dashesEstimates: true)
         // Every casing before any line, so that legs meeting at a transfer join cleanly.
-        stroke(rides, colour: { style.rideCasing ?? $0.casing }, width: 2 * style.halfLineWidth)
-        stroke(rides, colour: { style.rideColour ?? $0.colour }, width: style.lineWidth)
+        // Where the casing is the line's own colour (the categories theme), an estimate has none,
+        // so its dashes show.
+        let cased = rides.filter { !$0.isEstimated || (style.rideCasing ?? $0.casing) != (style.rideColour ?? $0.colour) }
+        stroke(cased, colour: { style.rideCasing ?? $0.casing }, width: 2 * style.halfLineWidth, dashesEstimates: false)
+        stroke(rides, colour: { style.rideColour ?? $0.colour }, width: style.lineWidth, dashesEstimates: true)
 
         let drawingOrder: [TransitMap.Stop.Role] = [.passed, .transfer, .start, .end]
         for role in drawingOrder {
@@ -128,7 +139,8 @@ public struct TransitPainter: OverlayPainter, SceneLayer {
 /// 9 px grey nodes. The vehicle is its line's icon: the short name in bold 12 px text in a box
 /// of the line's colour with rounded corners, ringed in white so that it shows on its own line.
 /// The sentence sits at the bottom of the map, above the attribution, in 12 px black text on
-/// white at 90%.
+/// white at 90%. Where a trip's shape falls short and the line runs on estimated from stop to
+/// stop, its colour is dashed over its casing.
 public struct TransitStyle: Hashable, Sendable {
     /// A round (or square) node drawn over the lines.
     public struct Node: Hashable, Sendable {
@@ -172,6 +184,9 @@ public struct TransitStyle: Hashable, Sendable {
     /// Drawn around the caption's box; clear for none.
     public var captionBorder = Colour.clear
     public var captionMaxLines = 3
+    /// An estimated stretch's line: dashes and gaps in turn, logical pixels. Round caps add the
+    /// line's width to each dash.
+    public var estimateDash = [4.0, 10.0]
 
     public static let cycleStreets = TransitStyle()
 

@@ -66,7 +66,9 @@ public final class AccessLog: Sendable {
         case .file(let path):
             let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard opened >= 0 else {
-                throw AccessLogError(description: "--access-log: \(path) cannot be opened for appending (\(String(cString: strerror(errno))))")
+                throw AccessLogError(
+                    description: "--access-log: '\(path)' cannot be opened for appending (\(String(cString: strerror(errno)))); expected a file that can be appended to, - for standard error, or off"
+                )
             }
             (descriptor, closesDescriptor) = (opened, true)
         }

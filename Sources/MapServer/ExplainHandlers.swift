@@ -6,7 +6,8 @@ import MapRender
 import TileStore
 
 /// The frame explained for screen readers, from the same parameters as `GET /frame.png`:
-/// `GET /frame/hit` (`x`, `y` and `slop` besides), `GET /frame/describe` and `GET /frame.html`.
+/// `GET /frame/hit` (`x`, `y` and `slop` besides), `GET /frame/describe` and `GET /frame.html`,
+/// and a departure board's `GET /departures/describe` and `GET /departures.html`.
 /// None of them needs tiles: the answers come from the painters' shapes, worked out on a render
 /// thread, since a long route's shapes take a while.
 extension MapServerApp {
@@ -16,10 +17,10 @@ extension MapServerApp {
     /// Reads the frame's parameters (and its stored route), then runs `body` on a render thread
     /// with the frame explained and the endpoint's own parameters (`others`).
     func explaining<T: Sendable>(
-        _ request: Request, others: Set<String> = [], _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
+        _ request: Request, others: Set<String> = [], departures: Bool = false, _ body: @escaping @Sendable (ExplainedFrame, [String: String]) throws -> T
     ) async throws -> T {
         let parameters = request.queryPairs
-        let scene = try await frameScene(request, others: others)
+        let scene = departures ? try await departuresScene(request) : try await frameScene(request, others: others)
         // FrameQuery answers 404 for a style the catalog lacks, so the scene's style is known.
         guard let source = configuration.catalog[scene.style] else { throw HTTPProblem.notFound("style '\(scene.style)' is not known") }
         let extra = Dictionary(parameters.filter { others.contains($0.0) }, uniquingKeysWith: { _, last in last })
@@ -53,9 +54,10 @@ extension MapServerApp {
         return Self.response(answer, contentType: "application/json")
     }
 
-    /// `GET /frame/describe?…`: the description as text, or as JSON when `Accept` asks for it.
-    func describe(_ request: Request) async throws -> Response {
-        let description = try await explaining(request) { frame, _ in frame.description() }
+    /// `GET /frame/describe?…` (or `/departures/describe?…`, for a departure board): the
+    /// description as text, or as JSON when `Accept` asks for it.
+    func describe(_ request: Request, departures: Bool = false) async throws -> Response {
+        let description = try await explaining(request, departures: departures) { frame, _ in frame.description() }
         let wantsJSON = request.headers[values: .accept].contains { $0.contains("application/json") }
         var response = wantsJSON
             ? Self.response(description.json, contentType: "application/json")
@@ -64,10 +66,12 @@ extension MapServerApp {
         return response
     }
 
-    /// `GET /frame.html?…`: the explorable frame, its image the `/frame.png` of the same parameters.
-    func explorableFrame(_ request: Request) async throws -> Response {
+    /// `GET /frame.html?…` (or `/departures.html?…`): the explorable frame, its image the
+    /// `/frame.png` (or `/departures.png`) of the same parameters.
+    func explorableFrame(_ request: Request, departures: Bool = false) async throws -> Response {
         let query = request.uri.query.map { "?" + $0 } ?? ""
-        let page = try await explaining(request) { frame, _ in ExplorableHTML.page(for: frame, imageURL: "frame.png" + query) }
+        let image = (departures ? "departures.png" : "frame.png") + query
+        let page = try await explaining(request, departures: departures) { frame, _ in ExplorableHTML.page(for: frame, imageURL: image) }
         return Self.response(Data(page.utf8), contentType: "text/html; charset=utf-8")
     }
 

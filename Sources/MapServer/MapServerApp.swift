@@ -96,6 +96,7 @@ public final class MapServerApp: Sendable {
         await bodyWork.shutdown()
         await tiles.shutdown()
         await configuration.accessLog?.close()
+        await StandardError.flush(within: .seconds(1))
         try stopped.get()
     }
 
@@ -231,15 +232,20 @@ public final class MapServerApp: Sendable {
             }
             return self.imageResponse(try await self.tiles.frame(scene, encoding: .png), request: request)
         }
+        router.get("/departures.png") { request, _ in
+            self.imageResponse(try await self.tiles.frame(try await self.departuresScene(request)), request: request)
+        }
+        router.get("/departures/describe") { request, _ in try await self.describe(request, departures: true) }
+        router.get("/departures.html") { request, _ in try await self.explorableFrame(request, departures: true) }
         router.get("/frame/hit") { request, _ in try await self.hit(request) }
         router.get("/frame/describe") { request, _ in try await self.describe(request) }
         router.get("/frame.html") { request, _ in try await self.explorableFrame(request) }
         router.post("/frame") { request, context in
             let body = try await self.body(of: request, context: context)
-            let catalog = self.configuration.catalog, feeds = self.configuration.transitFeeds
+            let catalog = self.configuration.catalog, feeds = self.configuration.transitFeeds, realtime = self.configuration.transitRealtime
             let scene = try await self.bodyWork.run { () throws -> Scene in
                 do {
-                    return try SceneFile.parse(body, name: "scene", catalog: catalog, feeds: feeds)
+                    return try SceneFile.parse(body, name: "scene", catalog: catalog, feeds: feeds, realtime: realtime)
                 } catch let error as SceneError {
                     throw HTTPProblem.badRequest(error.description)
                 }
@@ -279,6 +285,20 @@ public final class MapServerApp: Sendable {
             }
         } catch let error as FrameRequestError {
             throw HTTPProblem(error)
+        }
+    }
+
+    /// The departure board a `/departures.png` query describes (`DeparturesQuery`), read on the
+    /// bodies' threads: finding a stop's departures reads `stop_times.txt` and the realtime files.
+    func departuresScene(_ request: Request) async throws -> Scene {
+        let parameters = request.queryPairs, catalog = configuration.catalog
+        let (feeds, realtime) = (configuration.transitFeeds, configuration.transitRealtime)
+        return try await bodyWork.run { () throws -> Scene in
+            do {
+                return try DeparturesQuery.scene(from: parameters, catalog: catalog, feeds: feeds, realtime: realtime, now: Date())
+            } catch let error as FrameRequestError {
+                throw HTTPProblem(error)
+            }
         }
     }
 

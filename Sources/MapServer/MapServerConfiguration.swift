@@ -72,6 +72,10 @@ public struct MapServerConfiguration: Sendable {
     /// GTFS feeds loaded at start-up (`serve --gtfs NAME=PATH`), by name: a scene posted to
     /// `/frame` names its transit feed by one of these names, never by a path.
     public var transitFeeds: [String: GTFSFeed]
+    /// The GTFS-realtime files read afresh for every frame drawn from a loaded feed
+    /// (`serve --gtfs-realtime NAME=PATH`), by the feed's name: files another program rewrites
+    /// as its agency publishes them.
+    public var transitRealtime: [String: [URL]]
     /// Where the server logs: a line per request at `info`, and what goes wrong. By default only
     /// warnings and worse, as text; `mapframe serve` sets it from `--log-level` and `--log-format`.
     public var logger: Logger
@@ -87,7 +91,7 @@ public struct MapServerConfiguration: Sendable {
         staleWhileRevalidate: TimeInterval = MapServerConfiguration.defaultStaleWhileRevalidate, connectionLimits: ConnectionLimits = ConnectionLimits(), writeToken: String? = nil,
         anonymousWritesAllowed: Bool = false, writeRateLimit: WriteRateLimit = WriteRateLimit(), routeQuota: RouteQuota = RouteQuota(),
         publicURL: String? = nil, healthDetails: Bool = false, leafletDirectory: String = "/usr/share/javascript/leaflet",
-        memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:],
+        memoryLifetime: TimeInterval = 60, transitFeeds: [String: GTFSFeed] = [:], transitRealtime: [String: [URL]] = [:],
         logger: Logger = .mapFrameServer(level: .warning, format: .text), accessLog: AccessLog? = nil
     ) {
         self.host = host
@@ -114,6 +118,7 @@ public struct MapServerConfiguration: Sendable {
         self.leafletDirectory = leafletDirectory
         self.memoryLifetime = memoryLifetime
         self.transitFeeds = transitFeeds
+        self.transitRealtime = transitRealtime
         self.logger = logger
         self.accessLog = accessLog
     }

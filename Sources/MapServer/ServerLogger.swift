@@ -1,6 +1,12 @@
+import BlockingWork
 import Foundation
 import Logging
+import Metrics
+import NIOPosix
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How the server writes its log lines to standard error (`serve --log-format`).
 public enum LogFormat: String, CaseIterable, Sendable {
@@ -15,7 +21,7 @@ extension Logger {
     public static func mapFrameServer(level: Logger.Level, format: LogFormat) -> Logger {
         var logger = Logger(label: "mapframe") { label in
             switch format {
-            case .text: StreamLogHandler.standardError(label: label)
+            case .text: TextLogHandler(label: label)
             case .json: JSONLogHandler()
             }
         }
@@ -64,6 +70,31 @@ struct JSONLogHandler: LogHandler {
         }
         line += "}\n"
         return line
+    }
+}
+
+/// Writes each log event to standard error as swift-log's `StreamLogHandler` writes it (see
+/// `TextLogLine`), through `StandardError`, so that a standard error nobody reads never holds up
+/// the thread that logs.
+struct TextLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
+        if let given = event.metadata { fields.merge(given) { $1 } }
+        if let error = event.error { fields["error"] = .string("\(error)") }
+        StandardError.write(TextLogLine.line(
+            time: Date(), level: event.level, label: label, fields: fields, source: event.source, message: event.message.description
+        ))
     }
 }
 
@@ -135,12 +166,66 @@ private enum JSONText {
     }
 }
 
-/// Standard error, written a whole line at a time so that lines logged at once from different
-/// threads never interleave.
-private enum StandardError {
-    private static let lock = Mutex(())
+/// Standard error for the server's events (warnings and worse, and the rest at the levels that
+/// include them): a line is handed over and written, whole, by a thread of its own, so that
+/// lines from different threads never interleave and a standard error nobody reads (a full pipe)
+/// never holds up an event loop. What waits is bounded (256 KiB); a line that finds it full is
+/// dropped and counted in `mapframe_log_dropped_total`.
+enum StandardError {
+    static let maxWaitingBytes = 256 << 10
 
+    private struct Waiting {
+        var lines: [String] = []
+        var bytes = 0
+        /// Whether the writer's thread has lines to write, or is writing.
+        var writing = false
+    }
+
+    private static let waiting = Mutex(Waiting())
+    private static let writer = BlockingPool(threads: 1, queueLimit: nil)
+    private static let dropped: Counter = {
+        _ = MapServerApp.metricsRegistry
+        return Counter(label: "mapframe_log_dropped_total")
+    }()
+
+    /// Hands `line` over, or drops and counts it when the waiting lines are full.
     static func write(_ line: String) {
-        lock.withLock { _ in try? FileHandle.standardError.write(contentsOf: Data(line.utf8)) }
+        let (taken, starts) = waiting.withLock { waiting -> (Bool, Bool) in
+            guard waiting.bytes + line.utf8.count <= maxWaitingBytes else { return (false, false) }
+            waiting.lines.append(line)
+            waiting.bytes += line.utf8.count
+            defer { waiting.writing = true }
+            return (true, !waiting.writing)
+        }
+        guard taken else { return dropped.increment() }
+        if starts { writer.threads.submit { _ in drain() } }
+    }
+
+    /// Waits up to `limit` for what is waiting to be written: a write held up by a standard error
+    /// nobody reads is left to the process's exit.
+    static func flush(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while waiting.withLock({ $0.writing }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// On the writer's thread: writes what waits until nothing does.
+    private static func drain() {
+        while true {
+            let lines = waiting.withLock { waiting -> [String] in
+                defer { (waiting.lines, waiting.bytes) = ([], 0) }
+                if waiting.lines.isEmpty { waiting.writing = false }
+                return waiting.lines
+            }
+            guard !lines.isEmpty else { return }
+            var bytes = Array(lines.joined().utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                bytes = bytes.dropFirst(written)
+            }
+        }
     }
 }

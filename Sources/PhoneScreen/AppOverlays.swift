@@ -11,11 +11,13 @@ extension Scene {
         viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
         start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
         photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil, chrome: PhoneChrome? = nil
+        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil,
+        departureBoard: DepartureBoard? = nil, chrome: PhoneChrome? = nil
     ) {
         let overlays = Overlays(
             start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
-            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList
+            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList,
+            departureBoard: departureBoard
         )
         self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
     }
@@ -23,8 +25,8 @@ extension Scene {
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
     /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
     /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence
-    /// above it, the stage counter or the loading indicator at the top of the panel, and the
-    /// itinerary's list over all of them.
+    /// above it, the transit journey's disturbances at the top of the panel, the stage counter or
+    /// the loading indicator there, and the itinerary's list or a departure board over all of them.
     public struct Overlays: Hashable, Sendable {
         public var start: Coordinate?
         public var finish: Coordinate?
@@ -42,11 +44,14 @@ extension Scene {
         public var loading: String?
         /// The itinerary's list of stages, covering the map. Scripts set it.
         public var itineraryList: ItineraryList?
+        /// A stop's departure board, covering the map.
+        public var departureBoard: DepartureBoard?
 
         public init(
             start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil, photos: [Photo] = [],
             location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil
+            emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil,
+            departureBoard: DepartureBoard? = nil
         ) {
             self.start = start
             self.finish = finish
@@ -58,6 +63,7 @@ extension Scene {
             self.emphasisedStage = emphasisedStage
             self.loading = loading
             self.itineraryList = itineraryList
+            self.departureBoard = departureBoard
         }
 
         /// The overlays as layers, bottom to top.
@@ -72,9 +78,11 @@ extension Scene {
             if let emphasisedStage { layers.append(StageEmphasisPainter(stage: emphasisedStage)) }
             if attribution != .hidden { layers.append(AttributionLayer(attribution)) }
             if let sentence = transit?.sentence { layers.append(TransitCaptionLayer(sentence: sentence, attribution: attribution)) }
+            if let notices = transit?.notices, !notices.isEmpty { layers.append(TransitNoticeLayer(notices: notices)) }
             if let emphasisedStage { layers.append(StageCounterPainter(stage: emphasisedStage)) }
             if let loading { layers.append(LoadingIndicatorPainter(label: loading)) }
             if let itineraryList { layers.append(ItineraryListPainter(list: itineraryList)) }
+            if let departureBoard { layers.append(DepartureBoardPainter(board: departureBoard)) }
             return layers
         }
 
@@ -82,7 +90,7 @@ extension Scene {
         static func makes(_ layer: any SceneLayer) -> Bool {
             layer is LocationRingPainter || layer is TransitPainter || layer is TransitCaptionLayer || layer is PhotoPinPainter || layer is WispMarkerPainter || layer is RoutePainter
                 || layer is StageEmphasisPainter || layer is AttributionLayer || layer is StageCounterPainter || layer is LoadingIndicatorPainter
-                || layer is ItineraryListPainter
+                || layer is ItineraryListPainter || layer is TransitNoticeLayer || layer is DepartureBoardPainter
         }
     }
 
@@ -104,6 +112,7 @@ extension Scene {
                 case let attribution as AttributionLayer: overlays.attribution = attribution.mode
                 case let indicator as LoadingIndicatorPainter: overlays.loading = indicator.label
                 case let list as ItineraryListPainter: overlays.itineraryList = list.list
+                case let board as DepartureBoardPainter: overlays.departureBoard = board.board
                 default: break
                 }
             }

@@ -17,8 +17,6 @@ extension ElementKind {
     public static let dimmedScreen = ElementKind("dimmedScreen", listedUnder: .dialog, spokenAs: .dialog)
     /// Something in progress, such as the Photomap's photos loading: commentary.
     public static let indicator = ElementKind("indicator", listedUnder: .commentary, spokenAs: .commentary)
-    /// A view that covers the map, such as the itinerary's list; the legend lists it as the background.
-    public static let page = ElementKind("page", listedUnder: .basemap)
     /// The stage counter ("Stage 3 of 12"), spoken and listed as the stage it counts.
     public static let counter = ElementKind("counter", listedUnder: .stage, spokenAs: .stage)
 
@@ -27,5 +25,5 @@ extension ElementKind {
     public static let phoneScreenLegendOrder: [ElementKind] = [.statusBar, .button, .commentary, .tab, .dialog]
 
     /// Every kind the app's screen reports.
-    public static let phoneScreenKinds: [ElementKind] = phoneScreenLegendOrder + [.dialogButton, .dimmedScreen, .indicator, .page, .counter]
+    public static let phoneScreenKinds: [ElementKind] = phoneScreenLegendOrder + [.dialogButton, .dimmedScreen, .indicator, .counter]
 }

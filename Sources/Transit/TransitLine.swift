@@ -17,6 +17,9 @@ struct TransitLine: Hashable, Sendable {
     /// A route's colours as GTFS gives them; a route without `route_color` takes its mode's
     /// colour, and its text colour is black or white, whichever contrasts more with the line.
     /// A given text colour with less than WCAG's 4.5:1 against the line is replaced the same way.
+    /// The line's icon, as a board or a banner draws it.
+    var badge: LineBadge { LineBadge(name: iconText, colour: colour, textColour: textColour, spoken: name) }
+
     init(_ route: GTFSRoute) {
         mode = TransitMode(routeType: route.type)
         let shortName = route.shortName.flatMap { $0.isEmpty ? nil : $0 }

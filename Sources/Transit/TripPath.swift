@@ -20,10 +20,16 @@ struct TripPath: Sendable {
     /// Metres along the path at each point.
     let cumulative: [Double]
     let calls: [Call]
+    /// The stretches, in metres along the path, where the shape falls short of the trip's first
+    /// or last stops and the path runs straight from stop to stop: an estimate.
+    let estimated: [ClosedRange<Double>]
 
     /// How far a stop may lie from its shape's nearest point and still count as on it, when
     /// choosing the first of several near passes (a loop that comes back past its first stop).
     static let sameStopTolerance = 25.0
+    /// How far from its shape a trip's first (or last) stops may lie before the shape is taken to
+    /// fall short of them, as BART's 2019 feed's Antioch trips start two stops into their shape.
+    static let shapeReachTolerance = 150.0
 
     /// Places `stopTimes` (in order) on `shape`, or joins the stops when the shape is empty.
     /// Times left out between timed stops are interpolated by distance, as GTFS intends.
@@ -31,16 +37,23 @@ struct TripPath: Sendable {
         self.trip = trip
         var stopsInOrder: [GTFSStop] = []
         for time in stopTimes {
-            guard let stop = stops[time.stopID] else {
+            guard var stop = stops[time.stopID] else {
                 throw TransitError(field: "", message: "trip \(trip.id) calls at stop \"\(time.stopID)\", which stops.txt does not place")
             }
+            stop.name = IsolatedName.isolated(stop.name)
             stopsInOrder.append(stop)
         }
         guard stopsInOrder.count >= 2 else {
             throw TransitError(field: "", message: "trip \(trip.id) has \(stopsInOrder.count) stop time\(stopsInOrder.count == 1 ? "" : "s"); a trip needs at least 2")
         }
         let usesShape = shape.count >= 2
-        points = usesShape ? shape.map(\.coordinate) : stopsInOrder.map(\.coordinate)
+        var points = usesShape ? shape.map(\.coordinate) : stopsInOrder.map(\.coordinate)
+        var leading = 0, trailing = 0
+        if usesShape {
+            (leading, trailing) = Self.stopsBeyond(points, stops: stopsInOrder.map(\.coordinate))
+            points = stopsInOrder[..<leading].map(\.coordinate) + points + stopsInOrder[(stopsInOrder.count - trailing)...].map(\.coordinate)
+        }
+        self.points = points
         var running = 0.0
         var cumulative = [0.0]
         for (a, b) in zip(points, points.dropFirst()) {
@@ -48,6 +61,10 @@ struct TripPath: Sendable {
             cumulative.append(running)
         }
         self.cumulative = cumulative
+        var estimated: [ClosedRange<Double>] = []
+        if leading > 0 { estimated.append(0...cumulative[leading]) }
+        if trailing > 0 { estimated.append(cumulative[points.count - trailing - 1]...running) }
+        self.estimated = estimated
         let distances = usesShape ? Self.project(stopsInOrder.map(\.coordinate), onto: points, cumulative: cumulative) : Array(cumulative)
         let times = try Self.fillTimes(stopTimes, distances: distances, trip: trip.id)
         calls = stopsInOrder.indices.map { index in
@@ -56,6 +73,49 @@ struct TripPath: Sendable {
                 arrival: times[index].arrival, departure: times[index].departure, distance: distances[index]
             )
         }
+    }
+
+    /// The trip's calls with other times, one pair for each call in order: its predictions.
+    func withTimes(_ times: [(arrival: GTFSTime, departure: GTFSTime)]) -> TripPath {
+        TripPath(trip: trip, points: points, cumulative: cumulative, estimated: estimated, calls: zip(calls, times).map { call, time in
+            Call(stop: call.stop, sequence: call.sequence, arrival: time.arrival, departure: time.departure, distance: call.distance)
+        })
+    }
+
+    private init(trip: GTFSTrip, points: [Coordinate], cumulative: [Double], estimated: [ClosedRange<Double>], calls: [Call]) {
+        self.trip = trip
+        self.points = points
+        self.cumulative = cumulative
+        self.estimated = estimated
+        self.calls = calls
+    }
+
+    /// The path between two distances along it, in pieces that follow the shape and pieces that
+    /// are estimated, in order; each of at least two points.
+    func pieces(from start: Double, to end: Double) -> [(path: [Coordinate], isEstimated: Bool)] {
+        var cuts = [start]
+        for range in estimated {
+            for cut in [range.lowerBound, range.upperBound] where cut > start && cut < end { cuts.append(cut) }
+        }
+        cuts.append(end)
+        return zip(cuts, cuts.dropFirst()).compactMap { from, to in
+            guard to > from || cuts.count == 2 else { return nil }
+            let middle = (from + to) / 2
+            return (path(from: from, to: to), estimated.contains { $0.contains(middle) && $0.upperBound > $0.lowerBound })
+        }
+    }
+
+    /// How many of the trip's first stops, and of its last, lie farther than
+    /// `shapeReachTolerance` from the shape, so that the path must run on from stop to stop.
+    private static func stopsBeyond(_ shape: [Coordinate], stops: [Coordinate]) -> (leading: Int, trailing: Int) {
+        func isOff(_ stop: Coordinate) -> Bool {
+            zip(shape, shape.dropFirst()).allSatisfy { nearest(stop, from: $0, to: $1).metres > shapeReachTolerance }
+        }
+        let leading = stops.prefix { isOff($0) }.count
+        guard leading < stops.count - 1 else { return (0, 0) }
+        let trailing = stops[leading...].reversed().prefix { isOff($0) }.count
+        guard leading + trailing < stops.count - 1 else { return (0, 0) }
+        return (leading, trailing)
     }
 
     /// The path between two distances along it, ends included.

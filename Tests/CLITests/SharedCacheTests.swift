@@ -84,7 +84,8 @@ struct SharedCacheTests {
             let healthText = String(decoding: health.body, as: UTF8.self)
             #expect(health.status == 200 && healthText == #"{"reason":"cache unavailable","status":"degraded"}"#, "\(healthText)")
             let fullReason = "cache postgres://mapframe@127.0.0.1:\(rig.cluster.port)/tiles is unavailable"
-            #expect(server.child.standardErrorSoFar.contains(fullReason), "\(server.child.standardErrorSoFar.suffix(600))")
+            // The log is written by a thread of its own, so the line may follow the answer.
+            try await waitUntil("the log says \(fullReason)") { server.child.standardErrorSoFar.contains(fullReason) }
             let detailedText = String(decoding: try await TestHTTP.get(detailed.url("healthz")).body, as: UTF8.self)
             #expect(detailedText.contains("degraded") && detailedText.contains(fullReason), "\(detailedText)")
             #expect(![healthText, detailedText, server.child.standardErrorSoFar].contains { $0.contains(rig.cluster.password) })
@@ -99,7 +100,8 @@ struct SharedCacheTests {
                 recovered = String(decoding: try await TestHTTP.get(server.url("healthz")).body, as: UTF8.self).contains(#""ok""#)
             }
             #expect(recovered, "healthz did not return to ok after PostgreSQL came back")
-            #expect(server.child.standardErrorSoFar.contains("cache postgres://mapframe@127.0.0.1:\(rig.cluster.port)/tiles is available again"))
+            let availableAgain = "cache postgres://mapframe@127.0.0.1:\(rig.cluster.port)/tiles is available again"
+            try await waitUntil("the log says \(availableAgain)") { server.child.standardErrorSoFar.contains(availableAgain) }
             // A tile fetched now is stored in the database again.
             let fresh = TileID(z: 16, x: Self.tile.x + 7, y: Self.tile.y)
             #expect(try await TestHTTP.get(server.url("tiles/local/\(fresh.z)/\(fresh.x)/\(fresh.y).png")).status == 200)

@@ -12,13 +12,14 @@ struct FeedReadingTests {
     @Test("the tables are read whole when the feed opens")
     func tables() throws {
         try withOpenedFeed(.twoLines) { feed throws in
-            #expect(feed.agencies == [GTFSAgency(id: "VT", name: "Västtrafik")])
+            #expect(feed.agencies == [GTFSAgency(id: "VT", name: "Västtrafik", timezone: "Europe/Stockholm")])
             #expect(feed.routes["R7"] == GTFSRoute(
                 id: "R7", shortName: "7", longName: "Tynnered - Angered", type: 0,
-                colour: Colour(redLevel: 0x7B, greenLevel: 0x4A, blueLevel: 0x12), textColour: Colour(redLevel: 255, greenLevel: 255, blueLevel: 255)
+                colour: Colour(redLevel: 0x7B, greenLevel: 0x4A, blueLevel: 0x12), textColour: Colour(redLevel: 255, greenLevel: 255, blueLevel: 255),
+                agencyID: "VT"
             ))
             #expect(feed.routes["R60"]?.colour == nil && feed.routes["R60"]?.textColour == nil, "a route with no colour keeps none")
-            #expect(feed.trips["B60-0845"] == GTFSTrip(id: "B60-0845", routeID: "R60", headsign: "Masthugget", shapeID: nil))
+            #expect(feed.trips["B60-0845"] == GTFSTrip(id: "B60-0845", routeID: "R60", serviceID: "WEEKDAY", headsign: "Masthugget", shapeID: nil))
             #expect(feed.trips["T7-0830"]?.shapeID == "SH7")
             #expect(feed.stops.count == 9)
             #expect(feed.stops["S4"] == GTFSStop(id: "S4", name: "Kungsportsplatsen", coordinate: Coordinate(latitude: 57.7046, longitude: 11.9694)))
@@ -142,7 +143,7 @@ struct FeedReadingTests {
         }
         feed = try feed.replacing("S5,Brunnsparken,north", with: "S5,Brunnsparken,57.70680", in: "stops.txt")
         try withOpenedFeed(feed) { feed throws in
-            #expect(feed.agencies == [GTFSAgency(id: "", name: "Västtrafik, \"VT\"")])
+            #expect(feed.agencies == [GTFSAgency(id: "", name: "Västtrafik, \"VT\"", timezone: "Europe/Stockholm")])
             #expect(feed.routes["R7"]?.longName == "Tynnered,\r\nAngered")
             #expect(feed.routes["R7"]?.colour == Colour(redLevel: 0x7B, greenLevel: 0x4A, blueLevel: 0x12))
             #expect(feed.routes["R60"]?.longName == nil && feed.routes["R60"]?.shortName == "60")

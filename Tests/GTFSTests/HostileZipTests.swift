@@ -93,9 +93,10 @@ struct HostileZipTests {
             try Self.declareUncompressedSize(1 << 20, of: "shapes.txt", in: &bytes)
             try Self.declareUncompressedSize(1 << 20, of: "stop_times.txt", in: &bytes)
             try bytes.write(to: zip)
-            // Entries are summed in the zip's order: agency.txt, routes.txt, shapes.txt, stop_times.txt.
+            // Entries are summed in the zip's order: agency.txt, the calendar files, frequencies.txt,
+            // routes.txt, shapes.txt, stop_times.txt.
             let files = TestGTFSFeed.twoLines.files
-            let total = files["agency.txt"]!.utf8.count + files["routes.txt"]!.utf8.count + (2 << 20)
+            let total = ["agency.txt", "calendar.txt", "calendar_dates.txt", "frequencies.txt", "routes.txt"].reduce(0) { $0 + files[$1]!.utf8.count } + (2 << 20)
             let extraction = try Self.extraction(of: zip, in: directory, limits: Self.smallLimits)
             #expect(extraction.error == "\(zip.path): its feed files are at least \(total) bytes uncompressed in all; allowed up to 2 MiB")
             #expect(extraction.written == [:])
@@ -173,7 +174,7 @@ struct HostileZipTests {
             try TestGTFSFeed.writeZip(entries: Self.entries(.twoLines, inFolder: "a/") + Self.entries(.twoLines, inFolder: "b/"), to: zip)
             #expect(readingError(at: zip) == "\(zip.path): holds feed files in several folders (a, b); allowed the files at the root or in one top folder")
             let extras: [(path: String, contents: Data)] = [
-                ("feed/calendar.txt", Data("service_id\n".utf8)), ("__MACOSX/feed/._stops.txt", Data([0, 5, 22, 7])),
+                ("feed/transfers.txt", Data("from_stop_id\n".utf8)), ("__MACOSX/feed/._stops.txt", Data([0, 5, 22, 7])),
                 ("feed/old/agency.txt", Data("garbage".utf8)),
             ]
             try FileManager.default.removeItem(at: zip)

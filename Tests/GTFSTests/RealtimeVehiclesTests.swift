@@ -4,6 +4,13 @@ import MapGeometry
 import SwiftProtobuf
 import Testing
 
+extension RealtimeFeed {
+    /// The vehicles of a whole file.
+    static func vehicles(_ data: Data, file: String) throws(GTFSError) -> [RealtimeVehicle] {
+        try read(data, file: file).vehicles
+    }
+}
+
 /// GTFS-realtime VehiclePositions, built with the types generated from gtfs-realtime.proto,
 /// serialized, and read back.
 @Suite("GTFS-realtime vehicle positions")
@@ -40,12 +47,13 @@ struct RealtimeVehiclesTests {
         }
         var alert = TransitRealtime_FeedEntity()
         alert.id = "alert-1"
+        alert.alert.informedEntity = [TransitRealtime_EntitySelector.with { $0.stopID = "S5" }]
         alert.alert.headerText.translation = [TransitRealtime_TranslatedString.Translation.with { $0.text = "Works at Brunnsparken" }]
         var deleted = Self.entity("tram-2") { $0.trip.tripID = "T7-2350" }
         deleted.isDeleted = true
 
         let data = try Self.message([stopped, alert, moving, deleted]).serializedData()
-        let vehicles = try RealtimeVehicles.read(data, file: "vehicles.pb")
+        let vehicles = try RealtimeFeed.vehicles(data, file: "vehicles.pb")
         #expect(vehicles == [
             RealtimeVehicle(
                 tripID: "T7-0830", coordinate: Coordinate(latitude: Double(Float(57.7046)), longitude: Double(Float(11.9694))), bearing: 135,
@@ -57,14 +65,14 @@ struct RealtimeVehiclesTests {
 
     @Test("a message without vehicle positions gives no vehicles")
     func noVehicles() throws {
-        #expect(try RealtimeVehicles.read(Self.message([]).serializedData(), file: "vehicles.pb").isEmpty)
+        #expect(try RealtimeFeed.vehicles(Self.message([]).serializedData(), file: "vehicles.pb").isEmpty)
     }
 
     @Test("bytes that are not a feed message are refused", arguments: [
         Data("not a protocol buffer".utf8), Data([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]), Data(),
     ])
     func garbage(_ data: Data) {
-        let error = #expect(throws: GTFSError.self) { try RealtimeVehicles.read(data, file: "vehicles.pb") }
+        let error = #expect(throws: GTFSError.self) { try RealtimeFeed.vehicles(data, file: "vehicles.pb") }
         #expect(error?.file == "vehicles.pb" && error?.line == nil)
         #expect(error?.description.hasPrefix("vehicles.pb: is not a GTFS-realtime feed message (") == true)
         #expect(error?.description.hasSuffix("); allowed a serialized FeedMessage") == true)
@@ -73,7 +81,7 @@ struct RealtimeVehiclesTests {
     @Test("a message cut short is refused")
     func truncated() throws {
         let data = try Self.message([Self.entity("tram-1") { $0.trip.tripID = "T7-0830" }]).serializedData()
-        let error = #expect(throws: GTFSError.self) { try RealtimeVehicles.read(data.prefix(data.count - 3), file: "vehicles.pb") }
+        let error = #expect(throws: GTFSError.self) { try RealtimeFeed.vehicles(data.prefix(data.count - 3), file: "vehicles.pb") }
         #expect(error?.description.hasPrefix("vehicles.pb: is not a GTFS-realtime feed message (") == true)
     }
 
@@ -83,7 +91,7 @@ struct RealtimeVehiclesTests {
             vehicle.position.latitude = 95
             vehicle.position.longitude = 11.97
         }]).serializedData()
-        let error = #expect(throws: GTFSError.self) { try RealtimeVehicles.read(data, file: "vehicles.pb") }
-        #expect(error?.description == "vehicles.pb column position.latitude: 95.0 in entity \"tram-1\" is out of range; allowed -90 to 90")
+        let error = #expect(throws: GTFSError.self) { try RealtimeFeed.vehicles(data, file: "vehicles.pb") }
+        #expect(error?.description == "vehicles.pb: entity[0].vehicle.position.latitude: 95.0 is out of range; allowed -90 to 90")
     }
 }

@@ -60,7 +60,7 @@ import TileStore
     @Test func theLegendListsTheMapThenTheAppsScreen() {
         #expect(Self.legendOrder.map(\.legendName) == [
             "Map background", "Roads", "Start marker", "Finish marker", "Route", "Itinerary stage", "Photo", "Your location",
-            "Attribution", "Transit line", "Transit stop", "Vehicle", "Marker", "Path",
+            "Attribution", "Transit line", "Transit stop", "Vehicle", "Disturbance", "Marker", "Path",
             "Status bar", "Toolbar button", "Commentary", "Tab", "Dialog",
         ])
         #expect(ElementKind.legendOrder(screen: []).last == .commentary, "without the app's screen, commentary comes last")

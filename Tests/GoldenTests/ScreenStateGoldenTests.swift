@@ -12,9 +12,10 @@ import TileStore
     static let requiredStates = [
         "cleared-initial", "start-set", "start-and-finish", "route-planned", "geolocating-ring", "photomap-pins",
         "opencyclemap-two-line-attribution", "missing-tiles-grey", "retina-route-planned", "high-zoom-route",
-        "transit-vehicle-at-stop", "transit-vehicle-between", "transit-transfer", "transit-departures", "markers", "paths",
+        "transit-vehicle-at-stop", "transit-vehicle-between", "transit-transfer", "transit-departures", "transit-hebrew", "transit-arabic", "transit-japanese",
+        "transit-delay", "transit-alert", "transit-estimated", "departures-board", "retina-departures", "markers", "paths",
         "geojson", "static-map-combined",
-    ] + ["high-contrast", "categories"].flatMap { theme in ["route-planned", "geolocating", "photomap", "chrome", "transit", "markers", "paths", "geojson"].map { "\(theme)-\($0)" } }
+    ] + ["high-contrast", "categories"].flatMap { theme in ["route-planned", "geolocating", "photomap", "chrome", "transit", "markers", "paths", "geojson", "departures"].map { "\(theme)-\($0)" } }
 
     @Test func everyRequiredStateHasASceneAndAGolden() throws {
         for state in Self.requiredStates {

@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// A PNG frame (the run-length encoder's) reads the same in Pillow as in libpng: libpng's
+    /// pixels, written again by libpng's own zlib encoder, are the pixels Pillow reads.
+    @Test func pngFramesReadTheSameInPillowAndLibpng() async throws {
+        try await TestServer.with(fixtures: true) { server in
+            let png = try await server.get("/frame.png?" + Self.query)
+            try #require(png.status == 200, "\(png)")
+            let read = try PNGCodec.decode(png.body)
+            let rewritten = try read.pngData(options: .compact)
+            let compared = try await Pillow.compare(rewritten, png.body)
+            #expect(compared.format == "PNG" && compared.mode == "RGB" && compared.size == [320, 240], "\(compared)")
+            #expect(compared.meanLevels == 0 && compared.farOffShare == 0, "\(compared)")
+        }
+    }
+
     @Test func qualityIsHonoured() async throws {
         try await TestServer.with(fixtures: true) { server in
             for ext in ["jpg", "webp"] {
@@ -101,8 +115,7 @@ enum Pillow {
         defer { folder.remove() }
         try reference.write(to: URL(fileURLWithPath: folder.path("reference")))
         try image.write(to: URL(fileURLWithPath: folder.path("image")))
-        let result = try await runPython(script, [folder.path("reference"), folder.path("image")])
-        guard result.status == 0 else { throw TestSetupError(description: "Pillow could not compare: \(result)") }
-        return try JSONDecoder().decode(Comparison.self, from: Data(result.standardOutput.utf8))
+        let printed = try await TestClientPython.run(script, [folder.path("reference"), folder.path("image")])
+        return try JSONDecoder().decode(Comparison.self, from: Data(printed.utf8))
     }
 }

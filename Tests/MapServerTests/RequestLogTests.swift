@@ -158,6 +158,38 @@ import Testing
         #expect(!session.standardError.contains("] request"), "request lines went to the file, not standard error")
     }
 
+    /// The server's standard error is a pipe that is held open and never read, and the request
+    /// lines go there, as they do by default: once the pipe is full, every request is still
+    /// answered, the lines that find the log's buffer full are dropped and counted, and the server
+    /// still stops at once.
+    @Test func aFullStandardErrorDropsLinesAndNeverHoldsUpRequests() async throws {
+        let directory = try TemporaryDirectory("full-standard-error")
+        defer { directory.remove() }
+        try Fixtures.installOSMCache(in: directory.path)
+        let fifo = directory.path("standard-error.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading first, so that the shell's opening for writing does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let server = try await ServeProcess.start(["--cache-dir", directory.path, "--offline"], standardErrorPath: fifo)
+        let path = Fixtures.tilePath(Self.tile)
+        let (batches, perBatch) = (12, 1_000)
+        for _ in 0..<batches {
+            let replies = try await HTTP.pipelined(Array(repeating: path, count: perBatch), port: server.port)
+            #expect(replies.count == perBatch && replies.allSatisfy { $0.status == 200 })
+        }
+        let metrics = try await HTTP.send("GET", "/metrics", port: server.port).text
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("mapframe_request_log_dropped_total ") }
+        let dropped = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        // The pipe takes some 64 KiB of lines and the buffer 8,192 lines or 1 MiB; the rest are dropped.
+        #expect(dropped > batches * perBatch - 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
+        let stopping = ContinuousClock.now
+        server.send(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(4), "stopping took \(ContinuousClock.now - stopping)")
+    }
+
     @Test func warningLevelLeavesRequestsOut() async throws {
         let session = try await run(["--log-level", "warning"])
         #expect(session.tileBytes > 0)
@@ -168,6 +200,9 @@ import Testing
         (["--log-level", "verbose"], "--log-level: 'verbose' is not allowed; expected trace, debug, info, notice, warning, error or critical"),
         (["--log-level", "INFO"], "--log-level: 'INFO' is not allowed; expected trace, debug, info, notice, warning, error or critical"),
         (["--log-format", "xml"], "--log-format: 'xml' is not allowed; expected text or json"),
+        (["--access-log", "/nonexistent/requests.log"],
+         "--access-log: '/nonexistent/requests.log' cannot be opened for appending (No such file or directory); expected a file that can be appended to, - for standard error, or off"),
+        (["--access-log", "/"], "--access-log: '/' cannot be opened for appending (Is a directory); expected a file that can be appended to, - for standard error, or off"),
     ])
     func badLogOptionsAreRefused(arguments: [String], message: String) async throws {
         let cache = try TemporaryDirectory("bad-log-option")
@@ -175,7 +210,7 @@ import Testing
         let result = try await runProgram(
             try MapframeExecutable.url(), ["serve", "--port", "0", "--cache-dir", cache.path, "--offline"] + arguments, in: cache.url
         )
-        #expect(result.status != 0)
+        #expect(result.status == 2, "\(result)")
         #expect(result.standardError.contains(message), "\(result)")
         #expect(!result.standardOutput.contains("serving"), "\(result)")
     }

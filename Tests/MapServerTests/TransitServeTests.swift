@@ -41,6 +41,8 @@ import Testing
         (["--gtfs", "fenland=/nonexistent/feed"], "--gtfs fenland: "),
         (["--gtfs", "../feed"], "--gtfs: '../feed' is not allowed; expected NAME=PATH"),
         (["--gtfs", "a=\(feed.path)", "--gtfs", "a=\(feed.path)"], "--gtfs: the name 'a' is given twice"),
+        (["--gtfs", "a=\(feed.path)", "--gtfs-realtime", "b=trip-updates.pb"], "--gtfs-realtime: 'b' is not a feed given with --gtfs; allowed a"),
+        (["--gtfs-realtime", "trip-updates.pb"], "--gtfs-realtime: 'trip-updates.pb' is not allowed; expected NAME=PATH"),
     ])
     func aFeedThatCannotBeLoadedStopsTheServerBeforeItStarts(arguments: [String], mention: String) async throws {
         let cache = try TemporaryDirectory("transit-serve-bad")

@@ -9,6 +9,20 @@ import Testing
 
 /// What the golden scripts' logs and states must show, flow by flow (app spec 6.4-6.9, 8.1).
 @Suite struct ScriptLogTests {
+    @Test func aDepartureChosenOnTheBoardOpensItsVehicleOnTheMap() throws {
+        let (_, run) = try ScriptGoldens.play("departures-vehicle")
+        let log = run.log
+        #expect(log.map(\.event) == ["start", "departure", "departures", "departure", "departure", "wait", "wait"])
+        #expect(log[1].accepted == false && log[1].message == "Show a departure board before choosing a departure")
+        #expect(log[2].screen == .departures && run.frames[2].state.departureBoard?.rows.count == 6)
+        #expect(log[3].accepted == false && log[3].message == "The board has 6 departures, not 7" && log[3].screen == .departures)
+        // Row 1, tram 7, three minutes late by its trip update: its vehicle on the departures view.
+        #expect(log[4].accepted && log[4].screen == .planner)
+        #expect(log[4].transit == "Tram 7 is 3 minutes late, between Newmarket Road and Elizabeth Way, 2 stops before yours. It arrives at 08:41.")
+        #expect(log[6].transit == "Tram 7 is 3 minutes late, at Elizabeth Way, 1 stop before yours. It arrives at 08:41.")
+        #expect(run.frames[4].state.transit?.stops.contains { $0.role == .end } == false, "the departures view has no end node")
+    }
+
     @Test func threeTapsPlanARouteAndRefitTheMap() throws {
         let (_, run) = try ScriptGoldens.play("three-taps")
         let log = run.log

@@ -65,13 +65,20 @@ public final class ServeProcess: StartedServer {
     /// `childEnvironment`. With `descriptorLimit`, the process may open at most that many files
     /// and sockets (soft and hard limit, set by util-linux's prlimit). With `lowPriority`, it runs
     /// at the lowest CPU priority (`nice -n 19`), so that a server kept busy on purpose does not
-    /// slow the tests running beside it. A server that exits first, or is not listening within
-    /// `ServerStart.deadline`, is a `TestSetupError` with the end of its standard error.
+    /// slow the tests running beside it. With `standardErrorPath`, the server's standard error is
+    /// that file (opened by a shell before the server starts) rather than a pipe the test reads.
+    /// A server that exits first, or is not listening within `ServerStart.deadline`, is a
+    /// `TestSetupError` with the end of its standard error.
     public static func start(
         _ arguments: [String], port: Int = 0, in directory: URL? = nil, environment: [String: String?] = [:],
-        descriptorLimit: Int? = nil, lowPriority: Bool = false
+        descriptorLimit: Int? = nil, lowPriority: Bool = false, standardErrorPath: String? = nil
     ) async throws -> ServeProcess {
         var command = [try MapframeExecutable.url().path, "serve", "--port", String(port)] + arguments
+        var environment = environment
+        if let standardErrorPath {
+            command = ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>> \"$MAPFRAME_TEST_STANDARD_ERROR\""] + command
+            environment["MAPFRAME_TEST_STANDARD_ERROR"] = standardErrorPath
+        }
         if lowPriority { command = ["/usr/bin/nice", "-n", "19"] + command }
         if let descriptorLimit { command = ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)"] + command }
         let here = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -24,9 +24,11 @@ public enum HostileImages {
     }
 
     /// A real 8-bit RGB PNG `side` pixels square whose IHDR is rewritten (with a correct CRC) to
-    /// declare another size, bit depth or colour type.
+    /// declare another size, bit depth or colour type. Its rows have no filter, so that a row read
+    /// longer than it is takes its filter byte from a pixel.
     public static func lyingPNG(side: Int = 16, width: UInt32, height: UInt32, depth: UInt8 = 8, colourType: UInt8 = 2) throws -> Data {
-        let honest = try RasterImage(width: side, height: side, filledWith: Colour(redLevel: 40, greenLevel: 90, blueLevel: 160)).pngData()
+        let image = try RasterImage(width: side, height: side, filledWith: Colour(redLevel: 40, greenLevel: 90, blueLevel: 160))
+        let honest = try image.pngData(options: .zlib(level: 1, filters: .none))
         let header = pngChunk("IHDR", bigEndian(width) + bigEndian(height) + [depth, colourType, 0, 0, 0])
         // The signature (8 bytes), then the honest IHDR chunk (25 bytes), replaced.
         return honest.prefix(8) + Data(header) + honest.dropFirst(33)

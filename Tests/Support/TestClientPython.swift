@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Python of the PyPI client libraries the tests call MapFrame through, in `.test-venv`
-/// (`scripts/test-clients.sh`): motionless, the Mapbox SDK and pmtiles.
+/// (`scripts/test-clients.sh`): motionless, the Mapbox SDK, pmtiles, OWSLib and Pillow.
 public enum TestClientPython {
     public static let executable = packageRoot.appendingPathComponent(".test-venv/bin/python")
 

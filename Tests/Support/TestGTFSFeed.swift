@@ -69,7 +69,8 @@ extension TestGTFSFeed {
     /// A small feed in central Gothenburg: tram 7 (brown, white text, with a shape) from
     /// Järntorget (S1) to Centralstationen (S6) at 08:30 and again at 23:50, arriving after
     /// midnight at 24:01:00; bus 60 (no colours, no shape) from Kungsportsplatsen (S4), the
-    /// transfer stop, to Masthugget (S9) at 08:45.
+    /// transfer stop, to Masthugget (S9) at 08:45; all on weekdays of 2024 to 2026 but
+    /// Christmas Day 2024.
     public static let twoLines: TestGTFSFeed = {
         var feed = TestGTFSFeed()
         feed.setTable(
@@ -120,6 +121,13 @@ extension TestGTFSFeed {
                 + calls("B60-0845", hour: 8, minute: 45, [("S4", "0:00"), ("S7", "2:00"), ("S8", "4:00"), ("S9", "8:00")])
         )
         feed.setTable(
+            "calendar.txt", ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"],
+            [["WEEKDAY", "1", "1", "1", "1", "1", "0", "0", "20240101", "20261231"]]
+        )
+        feed.setTable("calendar_dates.txt", ["service_id", "date", "exception_type"], [["WEEKDAY", "20241225", "2"]])
+        // No trip of these is frequency-based; the table is there, empty, as some feeds ship it.
+        feed.setTable("frequencies.txt", ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"], [])
+        feed.setTable(
             "shapes.txt", ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"],
             [
                 ("57.69960", "11.95270"), ("57.69900", "11.96200"), ("57.69940", "11.97060"), ("57.70000", "11.97480"),
@@ -138,6 +146,16 @@ extension TestGTFSFeed {
 
     static let largeFeedStopCount = 5000
 
+    /// The stop with the most calls in a feed `writeLarge` wrote, and how many it has.
+    public static func largeFeedBusiestStop(trips: Int, stopsPerTrip: Int) -> (stop: String, calls: Int) {
+        var calls = [Int](repeating: 0, count: largeFeedStopCount)
+        for trip in 0..<trips {
+            for call in 0..<stopsPerTrip { calls[(trip * 31 + call * 7) % largeFeedStopCount] += 1 }
+        }
+        let busiest = calls.indices.max { calls[$0] < calls[$1] }!
+        return ("S\(busiest)", calls[busiest])
+    }
+
     private static func largeFeedStop(ofTrip trip: Int, call: Int, stops: Int) -> String {
         "S\((trip * 31 + call * 7) % stops)"
     }
@@ -145,7 +163,8 @@ extension TestGTFSFeed {
 
     /// Writes into `folder` a feed of `trips` trips (`T0`, `T1`, ...) of `stopsPerTrip` calls each,
     /// `trips * stopsPerTrip` rows of `stop_times.txt`, a block at a time: 100 routes, each with a
-    /// 200-point shape, and 5,000 stops around Gothenburg. For measuring how a large feed reads.
+    /// 200-point shape, 5,000 stops around Gothenburg, and a service that runs every day. For
+    /// measuring how a large feed reads.
     public static func writeLarge(to folder: URL, trips: Int, stopsPerTrip: Int) throws {
         let routes = 100, stops = largeFeedStopCount, shapePoints = 200
         var feed = TestGTFSFeed()
@@ -161,6 +180,10 @@ extension TestGTFSFeed {
         feed.setTable(
             "trips.txt", ["route_id", "service_id", "trip_id", "shape_id"],
             (0..<trips).map { ["R\($0 % routes)", "DAILY", "T\($0)", "SH\($0 % routes)"] }
+        )
+        feed.setTable(
+            "calendar.txt", ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"],
+            [["DAILY", "1", "1", "1", "1", "1", "1", "1", "20240101", "20301231"]]
         )
         try feed.write(to: folder)
         try writeInBlocks(to: folder.appendingPathComponent("stop_times.txt"), header: "trip_id,arrival_time,departure_time,stop_id,stop_sequence", count: trips) { trip in

@@ -89,7 +89,8 @@ struct TileFillTests {
         let world = try UpstreamWorld()
         world.inject(.status(429, headers: [("Retry-After", "1")]), for: Self.tile, times: 1)
         let started = ContinuousClock.now
-        #expect(await world.store.tile(Self.tile).fill == .fetched)
+        let fill = await world.store.tile(Self.tile).fill
+        #expect(fill == .fetched, "\(fill)")
         // A lower bound only, which a busy machine cannot break: it makes waits longer, never shorter.
         #expect(ContinuousClock.now - started >= .milliseconds(950), "the retry came before the server's Retry-After")
         #expect(world.requests(for: Self.tile).count == 2)

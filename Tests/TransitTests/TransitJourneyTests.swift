@@ -130,7 +130,7 @@ import Testing
 
     @Test(arguments: [
         (TransitJourney.Plan.legs([.init(trip: "T9", board: "S1", alight: "S2")]), nil as String?,
-         "legs[0].trip: \"T9\" is not a trip in the feed's trips.txt"),
+         "legs[0].trip: \"T9\" is not a trip in the feed's trips.txt, nor in a realtime file's trip updates"),
         (.legs([.init(trip: "T7", board: "S9", alight: "S2")]), nil,
          "legs[0].board: \"S9\" is not a stop of trip T7; allowed \"S1\", \"S2\", \"S3\", \"S4\", \"S5\", \"S6\" or \"S7\""),
         (.legs([.init(trip: "T7", board: "S4", alight: "S2")]), nil,

@@ -56,7 +56,7 @@ import TileStore
         message.entity = [entity]
         try message.serializedData().write(to: file)
         let refused = refusal(transit: #"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S5"}, "vehicle": {"trip": "T7", "realtime": "\#(file.path)"}}"#)
-        #expect(refused?.contains("has no vehicle on trip T7; it has vehicles on trips B60") == true, "\(refused ?? "accepted")")
+        #expect(refused?.contains("has no vehicle on trip T7, nor a trip update for it; it has vehicles on trips B60") == true, "\(refused ?? "accepted")")
     }
 
     private func refusal(transit: String, feedChanges: [String: String] = [:]) -> String? {
@@ -108,7 +108,7 @@ import TileStore
         (#"{"feed": "gtfs", "legs": [{"trip": "T7", "board": "S1", "alight": "S2", "via": "S9"}]}"#, "transit.legs[0]"),
         (#"{"feed": "nowhere", "legs": [{"trip": "T7", "board": "S1", "alight": "S2"}]}"#, "transit.feed:"),
         (#"{"feed": "gtfs", "departure": {"trip": "T7", "stop": "S1"}, "vehicle": {"trip": "T7", "realtime": "missing.pb"}}"#,
-         "transit.vehicle.realtime: missing.pb cannot be read"),
+         "transit.vehicle.realtime: missing.pb: cannot be read"),
     ])
     func aBadTransitObjectIsRefusedNamingItsField(transit: String, expected: String) {
         let message = refusal(transit: transit)

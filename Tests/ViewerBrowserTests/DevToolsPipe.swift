@@ -81,6 +81,34 @@ final class DevToolsPipe {
         }
     }
 
+    /// Opens `page` (a `file:` URL) in a new tab, waits until it has loaded, and returns the
+    /// tab's session for `call`.
+    func open(_ page: URL) async throws -> String {
+        let target = try call("Target.createTarget", ["url": page.absoluteString])
+        guard let targetID = target["targetId"] as? String else { throw BrowserTestError(description: "no target for \(page)") }
+        let attached = try call("Target.attachToTarget", ["targetId": targetID, "flatten": true])
+        guard let session = attached["sessionId"] as? String else { throw BrowserTestError(description: "no session for \(page)") }
+        let deadline = ContinuousClock.now + .seconds(30)
+        // The new tab starts on about:blank, which is complete at once: wait for the page itself.
+        func loaded() throws -> Bool {
+            let expression = #"location.protocol === "file:" && document.readyState === "complete""#
+            let result = try call("Runtime.evaluate", ["expression": expression], session: session)
+            return ((result["result"] as? [String: Any])?["value"] as? NSNumber)?.boolValue == true
+        }
+        while try !loaded() {
+            guard ContinuousClock.now < deadline else { throw BrowserTestError(description: "\(page) did not load") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return session
+    }
+
+    /// The page's whole accessibility tree, what a screen reader is given: its nodes in
+    /// document order.
+    func accessibilityTree(session: String) throws -> [[String: Any]] {
+        _ = try call("Accessibility.enable", session: session)
+        return try call("Accessibility.getFullAXTree", session: session)["nodes"] as? [[String: Any]] ?? []
+    }
+
     /// Stops the browser and waits for it.
     func stop() {
         kill(process, SIGKILL)

@@ -43,23 +43,8 @@ struct ExplorableFrameBrowserTests {
 
         let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
         defer { browser.stop() }
-        let target = try browser.call("Target.createTarget", ["url": page.absoluteString])
-        let targetID = try #require(target["targetId"] as? String)
-        let attached = try browser.call("Target.attachToTarget", ["targetId": targetID, "flatten": true])
-        let session = try #require(attached["sessionId"] as? String)
-        let deadline = ContinuousClock.now + .seconds(30)
-        // The new tab starts on about:blank, which is complete at once: wait for the page itself.
-        func loaded() throws -> Bool {
-            let expression = #"location.protocol === "file:" && document.readyState === "complete""#
-            let result = try browser.call("Runtime.evaluate", ["expression": expression], session: session)
-            return (result.value(at: "result", "value") as? NSNumber)?.boolValue == true
-        }
-        while try !loaded() {
-            try #require(ContinuousClock.now < deadline, "the page did not load")
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try _ = browser.call("Accessibility.enable", session: session)
-        let nodes = try browser.call("Accessibility.getFullAXTree", session: session)["nodes"] as? [[String: Any]] ?? []
+        let session = try await browser.open(page)
+        let nodes = try browser.accessibilityTree(session: session)
         let links = nodes.filter { $0.value(at: "role", "value") as? String == "link" }
         func focusable(_ node: [String: Any]) -> Bool {
             (node["properties"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "focusable" && ($0.value(at: "value", "value") as? NSNumber)?.boolValue == true }

@@ -25,10 +25,11 @@ int mf_png_encode(const uint8_t *pixels, int width, int height, int stride, int 
                   uint8_t **png, size_t *png_length,
                   char *error, size_t error_size);
 
-/// Encodes as `mf_png_encode` does with no row filter, compressing every row in one call to
-/// libdeflate at `level` (1-12) into a single IDAT chunk.
-int mf_png_encode_unfiltered(const uint8_t *pixels, int width, int height, int stride, int opaque,
-                             int level, uint8_t **png, size_t *png_length,
+/// Encodes as `mf_png_encode` does, faster and without zlib: each row behind whichever of the
+/// None, Sub and Up filters leaves the fewest changes from byte to byte, runs of a repeated byte
+/// as deflate matches at distance 1, and the rest as literals, in one dynamic Huffman block.
+int mf_png_encode_run_length(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                             uint8_t **png, size_t *png_length,
                              char *error, size_t error_size);
 
 #endif

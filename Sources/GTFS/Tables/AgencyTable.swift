@@ -1,3 +1,5 @@
+import Foundation
+
 /// `agency.txt`: who runs the feed's routes.
 enum AgencyTable {
     static func read(_ table: inout TableReader) throws(GTFSError) -> [GTFSAgency] {
@@ -7,9 +9,12 @@ enum AgencyTable {
         let timezone = try table.header.required("agency_timezone")
         var agencies: [GTFSAgency] = []
         while let row = try table.next() {
-            let agency = GTFSAgency(id: row.text(id) ?? "", name: try row.required(name))
+            let zone = try row.required(timezone)
+            guard TimeZone(identifier: zone) != nil else {
+                throw row.error(timezone, "\(row.quoted(zone)) is not a time zone; allowed an IANA time zone name such as Europe/Stockholm")
+            }
+            let agency = GTFSAgency(id: row.text(id) ?? "", name: try row.required(name), timezone: zone)
             _ = try row.required(url)
-            _ = try row.required(timezone)
             if let first = agencies.first, first.id.isEmpty || agency.id.isEmpty {
                 throw GTFSError(
                     file: row.file, line: row.line, column: id?.name ?? "agency_id",

@@ -29,7 +29,7 @@ enum RouteTable {
             }
             let route = GTFSRoute(
                 id: routeID, shortName: row.text(shortName), longName: row.text(longName), type: routeType,
-                colour: try row.colour(colour), textColour: try row.colour(textColour)
+                colour: try row.colour(colour), textColour: try row.colour(textColour), agencyID: row.text(agency)
             )
             guard route.shortName != nil || route.longName != nil else {
                 throw row.error(someName, "is empty and so is the other route name; allowed route_short_name, route_long_name or both")

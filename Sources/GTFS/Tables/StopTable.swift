@@ -19,6 +19,7 @@ enum StopTable {
         let latitude = try header.required("stop_lat")
         let longitude = try header.required("stop_lon")
         let locationType = header.optional("location_type")
+        let parent = header.optional("parent_station")
         var stops = Stops()
         var seen: Set<String> = []
         while let row = try table.next() {
@@ -40,7 +41,7 @@ enum StopTable {
             guard let coordinate = try row.coordinate(latitude: latitude, longitude: longitude) else {
                 throw row.error(latitude, "is empty; a position is required for \(locationTypeNames[type] ?? "a stop")")
             }
-            stops.located[stopID] = GTFSStop(id: stopID, name: stopName, coordinate: coordinate)
+            stops.located[stopID] = GTFSStop(id: stopID, name: stopName, coordinate: coordinate, parentStation: row.text(parent))
         }
         return stops
     }

@@ -10,7 +10,7 @@ enum StopTimeTable {
     /// Where the columns are.
     struct Columns {
         let trip, arrival, departure, stop, sequence: Column
-        let distance: Column?
+        let distance, pickup: Column?
 
         init(_ header: TableHeader) throws(GTFSError) {
             trip = try header.required("trip_id")
@@ -19,15 +19,17 @@ enum StopTimeTable {
             stop = try header.required("stop_id")
             sequence = try header.required("stop_sequence")
             distance = header.optional("shape_dist_traveled")
+            pickup = header.optional("pickup_type")
         }
     }
 
-    static func read(
-        _ table: inout TableReader, keeping ids: Set<String>, trips: [String: GTFSTrip], stops: StopTable.Stops
-    ) throws(GTFSError) -> [String: [GTFSStopTime]] {
-        let header = table.header
-        let columns = try Columns(header)
-        var kept: [String: [Call]] = [:]
+    /// Reads the rows of `table` one at a time, checking every one: its format, and that its trip
+    /// and stop exist. `visit` gets each row's call; a time given alone is both the arrival and
+    /// the departure.
+    static func forEachCall(
+        _ table: inout TableReader, trips: [String: GTFSTrip], stops: StopTable.Stops, _ visit: (GTFSStopTime, TableRow) throws(GTFSError) -> Void
+    ) throws(GTFSError) {
+        let columns = try Columns(table.header)
         while let row = try table.next() {
             let tripID = try row.required(columns.trip)
             // index(forKey:) rather than a lookup, which would copy the trip, a million times.
@@ -50,21 +52,30 @@ enum StopTimeTable {
                 throw row.error(columns.departure, "\(departureTime) is before the arrival_time \(arrivalTime); allowed \(arrivalTime) or later")
             }
             let distanceTravelled = try row.number(columns.distance, in: 0...Double.infinity)
-            guard ids.contains(tripID) else { continue }
-            // A time given alone is both the arrival and the departure.
-            let stopTime = GTFSStopTime(
+            let pickup = try row.integer(columns.pickup, in: 0...3) ?? 0
+            try visit(GTFSStopTime(
                 tripID: tripID, sequence: sequenceNumber, stopID: stopID, arrival: arrivalTime ?? departureTime,
-                departure: departureTime ?? arrivalTime, distanceTravelled: distanceTravelled
-            )
-            kept[tripID, default: []].append(Call(stopTime: stopTime, line: row.line))
+                departure: departureTime ?? arrivalTime, distanceTravelled: distanceTravelled, allowsBoarding: pickup != 1
+            ), row)
+        }
+    }
+
+    static func read(
+        _ table: inout TableReader, keeping ids: Set<String>, trips: [String: GTFSTrip], stops: StopTable.Stops
+    ) throws(GTFSError) -> [String: [GTFSStopTime]] {
+        let file = table.header.file
+        var kept: [String: [Call]] = [:]
+        try forEachCall(&table, trips: trips, stops: stops) { stopTime, row throws(GTFSError) in
+            guard ids.contains(stopTime.tripID) else { return }
+            kept[stopTime.tripID, default: []].append(Call(stopTime: stopTime, line: row.line))
         }
         var stopTimes: [String: [GTFSStopTime]] = [:]
         for tripID in ids {
             guard let calls = kept[tripID] else {
                 let why = trips[tripID] == nil ? "is not in trips.txt" : "has no rows"
-                throw GTFSError(file: header.file, column: columns.trip.name, message: "the trip \(tripID) \(why); a trip needs at least two stops")
+                throw GTFSError(file: file, column: "trip_id", message: "the trip \(tripID) \(why); a trip needs at least two stops")
             }
-            stopTimes[tripID] = try ordered(calls, file: header.file)
+            stopTimes[tripID] = try ordered(calls, file: file)
         }
         return stopTimes
     }

@@ -5,7 +5,7 @@ import PhoneScreen
 
 /// Which screen of the app a frame shows.
 public enum Screen: String, Hashable, Sendable, Codable {
-    case planner, photomap, itinerary, itineraryList, photo
+    case planner, photomap, itinerary, itineraryList, photo, departures
 }
 
 /// Everything a renderer needs to draw one frame of a screen, and nothing it must work out.
@@ -36,6 +36,8 @@ public struct ScreenState: Hashable, Sendable, Codable {
     public var itineraryList: ItineraryList?
     /// A photo opened from the Photomap, which covers the screen below the status bar.
     public var photoView: PhotoView?
+    /// A stop's departure board, which covers the map.
+    public var departureBoard: DepartureBoard?
 
     /// A journey planner frame.
     public init(_ planner: JourneyPlanner) {

@@ -25,10 +25,11 @@ extension ScreenState {
             photos: photos,
             location: locationRing,
             transit: transit,
-            attribution: itineraryList == nil ? .current : .hidden,
+            attribution: itineraryList == nil && departureBoard == nil ? .current : .hidden,
             emphasisedStage: emphasisedStage,
             loading: loading,
             itineraryList: itineraryList,
+            departureBoard: departureBoard,
             chrome: layout.chrome ? chrome : nil
         )
         scene.theme = theme
@@ -44,7 +45,7 @@ extension ScreenState {
     public var chrome: PhoneChrome {
         let enabled = Set(enabledButtons)
         switch screen {
-        case .planner:
+        case .planner, .departures:
             let isButton = start != nil && finish != nil
             return .journeyPlanner(
                 commentary: PhoneChrome.Commentary(commentary ?? "", isButton: isButton), enabled: enabled, spinner: geolocationSpinner

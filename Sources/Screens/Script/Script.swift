@@ -69,6 +69,11 @@ public enum ScriptStep: Hashable, Sendable {
     /// A public-transport journey shown over the planner's map, its vehicle moving on by the
     /// script clock.
     case transit(TransitRequest)
+    /// A stop's departure board, covering the map.
+    case departures(DeparturesRequest)
+    /// Choosing row `n` of the board shown (counting from 1): the departures view of its
+    /// vehicle, moving on by the script clock.
+    case departure(Int)
 
     /// How long the step takes on the script clock: a wait's seconds, 0.1 s for anything else.
     public var duration: TimeInterval {
@@ -96,6 +101,8 @@ public enum ScriptStep: Hashable, Sendable {
         case .photo: "photo"
         case .done: "done"
         case .transit: "transit"
+        case .departures: "departures"
+        case .departure: "departure"
         }
     }
 }

@@ -24,7 +24,8 @@ import StrictJSON
 /// files (`FrameHeader`): `style` defaults to `osm`, `size` to 320 x 480, `scale` to 1, `chrome`
 /// to false and `theme` to the CycleStreets look; `camera` defaults to the app's fallback view, `MapDefaults.fallbackCamera`. Each step is an object with exactly one field,
 /// and a script has at most `maxSteps` of them.
-/// A `transit` step reads as a scene's `transit` (`TransitRequest`).
+/// A `transit` step reads as a scene's `transit` (`TransitRequest`), a `departures` step as a
+/// scene's `departures` (`DeparturesRequest`); `{"departure": 2}` chooses the board's second row.
 /// File paths are relative to the script's directory. Unknown fields and bad values are errors
 /// naming the field path, the value and what is allowed.
 public enum ScriptParser {
@@ -35,7 +36,7 @@ public enum ScriptParser {
 
     static let stepNames = [
         "tap", "wait", "pan", "zoomIn", "zoomOut", "stepBack", "plan", "newRoute", "confirm", "geolocate", "placefinder", "photos", "photo", "done", "stage", "itinerary",
-        "transit",
+        "transit", "departures", "departure",
     ]
 
     /// Reads the script at `url`. `styles` are the map styles on offer, with their zoom ranges.
@@ -156,6 +157,10 @@ public enum ScriptParser {
             )
         case "transit":
             return .transit(try TransitRequest.parse(step.requiredObject(name), directory: directory))
+        case "departures":
+            return .departures(try DeparturesRequest.parse(step.requiredObject(name), directory: directory))
+        case "departure":
+            return .departure(try step.requiredInteger(name, in: DeparturesRequest.counts))
         case "itinerary":
             let itinerary = try step.requiredObject(name)
             try itinerary.rejectUnknownFields(allowed: ["selected"])

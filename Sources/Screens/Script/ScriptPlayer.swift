@@ -5,6 +5,7 @@ import MapRender
 import Payloads
 import PhoneScreen
 import StrictJSON
+import Transit
 
 /// Plays a script against the app's screens, without drawing anything.
 ///
@@ -40,6 +41,8 @@ public struct ScriptPlayer {
     private var itineraryList: (journey: Journey, selected: Int?)?
     /// The transit journey on the planner's map, and the script time it was shown.
     private var transit: (journey: ResolvedTransit, shownAt: TimeInterval)?
+    /// The departure board last shown: the request, and what it found.
+    private var board: (request: DeparturesRequest, departures: Departures)?
     private var dialogs: DialogStack
     /// A route request waiting for its answer, and when the answer arrives.
     private var pendingPlan: (answer: RouteAnswer, arrivesAt: TimeInterval)?
@@ -210,6 +213,20 @@ public struct ScriptPlayer {
             shown = .planner
             planner.showOnMap(TransitPainter(map: journey.map()).fitItems(in: script.theme))
             return .accepted
+        case .departures(let request):
+            board = (request, try departures(request, field: field))
+            shown = .departures
+            return .accepted
+        case .departure(let row):
+            guard shown == .departures, let board else { return .refused(Self.noBoardShown) }
+            guard row <= board.departures.departures.count else {
+                return .refused("The board has \(board.departures.departures.count) departures, not \(row)")
+            }
+            let journey = try resolve(chosen: row, on: board, field: field)
+            transit = (journey, time)
+            shown = .planner
+            planner.showOnMap(TransitPainter(map: journey.map()).fitItems(in: script.theme))
+            return .accepted
         }
     }
 
@@ -221,6 +238,7 @@ public struct ScriptPlayer {
         case .placefinder(let file, let index): _ = try chosenPlace(file, index: index, field: field)
         case .photos(let file, _): _ = try loadPhotos(file, field: field)
         case .transit(let request): _ = try resolve(request, field: field)
+        case .departures(let request): _ = try departures(request, field: field)
         default: break
         }
     }
@@ -247,6 +265,33 @@ public struct ScriptPlayer {
     private func resolve(_ request: TransitRequest, field: String) throws(ScriptError) -> ResolvedTransit {
         do {
             return try request.resolve(loaded: [:], path: field)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    private func departures(_ request: DeparturesRequest, field: String) throws(ScriptError) -> Departures {
+        do {
+            return try request.resolve(loaded: [:])
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    /// The departures view of row `row` of `board`: its trip's line through the stop, its
+    /// vehicle placed by the board's realtime files, else by the timetable, at the board's moment.
+    private func resolve(chosen row: Int, on board: (request: DeparturesRequest, departures: Departures), field: String) throws(ScriptError) -> ResolvedTransit {
+        let (plan, date) = board.departures.plan(ofDeparture: row - 1)
+        let trip: String
+        switch plan {
+        case .departure(let id, _, _): trip = id
+        case .legs(let legs): trip = legs[0].trip
+        }
+        let request = TransitRequest(
+            feed: board.request.feed, plan: plan, vehicle: TransitRequest.Vehicle(trip: trip, time: nil), realtime: board.request.realtime, date: date
+        )
+        do {
+            return try request.resolve(loaded: [:], path: field, at: board.departures.moment)
         } catch {
             throw .invalid(error)
         }
@@ -311,6 +356,8 @@ public struct ScriptPlayer {
             return .refused(Self.listHasNoMap)
         case .photo:
             return .refused(Self.photoHasNoMap)
+        case .departures:
+            return .refused(Self.boardHasNoMap)
         }
         return .accepted
     }
@@ -328,6 +375,8 @@ public struct ScriptPlayer {
             return .refused(Self.listHasNoMap)
         case .photo:
             return .refused(Self.photoHasNoMap)
+        case .departures:
+            return .refused(Self.boardHasNoMap)
         }
         return zoomed ? .accepted : .refused(levels > 0 ? "Already at the closest zoom" : "Already at the widest zoom")
     }
@@ -340,6 +389,8 @@ public struct ScriptPlayer {
     /// Why a pan or zoom does nothing on the itinerary's list or an open photo.
     static let listHasNoMap = "The itinerary's list has no map to move"
     static let photoHasNoMap = "An open photo has no map to move"
+    static let boardHasNoMap = "A departure board has no map to move"
+    static let noBoardShown = "Show a departure board before choosing a departure"
 
     /// The photo view of `photo`, from the file its answer names. Its image must be a local
     /// file that decodes: anything else stops the script, naming the step and the file.
@@ -400,6 +451,11 @@ public struct ScriptPlayer {
             }
         case .itineraryList:
             if let itineraryList { return ScreenState(listing: itineraryList.journey, selected: itineraryList.selected, camera: planner.map.camera) }
+        case .departures:
+            var state = ScreenState(planner)
+            state.screen = .departures
+            state.departureBoard = board?.departures.board
+            return state
         case .planner: break
         }
         var state = ScreenState(planner)

@@ -1,0 +1,1 @@
+#include <liblouis/liblouis.h>
