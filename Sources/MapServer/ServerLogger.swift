@@ -51,11 +51,7 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
-        if let given = event.metadata { fields.merge(given) { $1 } }
-        if let error = event.error { fields["error"] = .string("\(error)") }
-        StandardError.write(Self.line(time: Date(), level: event.level, message: event.message.description, fields: fields))
+        StandardError.write(Self.line(time: Date(), level: event.level, message: event.message.description, fields: fields(of: event)))
     }
 
     /// One event's line, newline included.
@@ -70,6 +66,18 @@ struct JSONLogHandler: LogHandler {
         }
         line += "}\n"
         return line
+    }
+}
+
+extension LogHandler {
+    /// The fields one event's line carries: the handler's metadata, then its provider's, then the
+    /// event's own, each overriding the one before, and the event's error as `error`.
+    func fields(of event: LogEvent) -> Logger.Metadata {
+        var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
+        if let given = event.metadata { fields.merge(given) { $1 } }
+        if let error = event.error { fields["error"] = .string("\(error)") }
+        return fields
     }
 }
 
@@ -88,12 +96,8 @@ struct TextLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
-        if let given = event.metadata { fields.merge(given) { $1 } }
-        if let error = event.error { fields["error"] = .string("\(error)") }
         StandardError.write(TextLogLine.line(
-            time: Date(), level: event.level, label: label, fields: fields, source: event.source, message: event.message.description
+            time: Date(), level: event.level, label: label, fields: fields(of: event), source: event.source, message: event.message.description
         ))
     }
 }
