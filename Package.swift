@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The tests' HTTP client, for test targets only.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Property-based tests (the description's directions and distances against an independent computation).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -147,7 +149,7 @@ let package = Package(
         // The contrast and size audit of a frame's overlays against WCAG 2.1 and Apple's guidelines.
         .target(name: "FrameAudit", dependencies: ["MapGeometry", "MapRender", "PhoneScreen", "ImageCodec", "Wording"], swiftSettings: swiftSettings),
         // What a frame shows, for screen readers: hit-testing, spoken descriptions, the explorable HTML frame.
-        .target(name: "FrameExplain", dependencies: ["MapGeometry", "ImageCodec", "MapRender", "Payloads", "Wording"], swiftSettings: swiftSettings),
+        .target(name: "FrameExplain", dependencies: ["MapGeometry", "ImageCodec", "MapRender", "PhoneScreen", "Payloads", "Wording"], swiftSettings: swiftSettings),
         .target(name: "FixtureTiles", dependencies: ["MapGeometry", "TileStore", "MapRender", "ImageCodec"], swiftSettings: swiftSettings),
         .target(name: "GoldenCheck", dependencies: ["ImageCodec"], swiftSettings: swiftSettings),
         // What asks for a frame: scene files and posted scenes, script headers, frame query strings.
@@ -227,6 +229,23 @@ let package = Package(
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
+        // The tests' server harness: how a server they start, in the test process or as a child
+        // `mapframe serve`, is started and waited for (one contract, `ServerStart`), the one
+        // client for ordinary requests to it (AsyncHTTPClient), and the one fixture upstream
+        // their tiles come from. Apart from MapFrameTestSupport, which
+        // the benchmarks use too, so that they do not build the client.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "MapFrameTestSupport", "ImageCodec", "MapGeometry", "MapRender", "FixtureTiles", "UpstreamSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/ServerSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: swiftSettings),
         // The README's Layout table against the import lines of Sources/.
         .testTarget(name: "LayoutTests", dependencies: ["MapFrameTestSupport"], swiftSettings: swiftSettings),
@@ -280,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "MapFrameTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore", "GTFS",
+                "MapFrameTestSupport", "ServerTestSupport", "mapframe", "ImageCodec", "UpstreamSimulator", "FixtureTiles", "MapRender", "PhoneScreen", "MapGeometry", "TileStore", "GTFS",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: swiftSettings
@@ -301,12 +320,12 @@ let package = Package(
         // Tactile maps read back from the PDF and SVG files `mapframe tactile` writes.
         .testTarget(name: "TactileTests", dependencies: ["MapFrameTestSupport", "mapframe", "Tactile", "GoldenCheck", "ImageCodec"], swiftSettings: swiftSettings),
         .testTarget(name: "UpstreamSimulatorTests", dependencies: ["MapFrameTestSupport", "UpstreamSimulator"], swiftSettings: swiftSettings),
-        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewerBrowserTests", dependencies: ["MapFrameTestSupport", "ServerTestSupport", "ImageCodec", "Payloads", "mapframe"], swiftSettings: swiftSettings),
         // NIOEmbedded, to drive a connection's handlers on an EmbeddedChannel without a socket.
         .testTarget(
             name: "MapServerTests",
             dependencies: [
-                "MapFrameTestSupport", "MapServer", "GTFS", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
+                "MapFrameTestSupport", "ServerTestSupport", "MapServer", "GTFS", "MapRender", "PhoneScreen", "TileStore", "RouteStore", "FixtureTiles", "ImageCodec", "UpstreamSimulator",
                 "MapGeometry", "mapframe",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),

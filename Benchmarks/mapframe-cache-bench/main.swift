@@ -61,7 +61,7 @@ func supply(_ tiles: [TileID], from store: TileStore) async -> [TileFill] {
     }
 }
 
-let fetcher = TileFetcher(policy: FetchPolicy(userAgent: "MapFrameBench/1", maxConnectionsPerHost: 2))
+let fetcher = TileFetcher(policy: FetchPolicy(userAgent: "MapFrameBench/1"))
 
 // Baseline: the same tiles over the same connections, validated but not stored.
 let baseline = await medianSeconds {
@@ -90,7 +90,7 @@ upstream.resetLog()
 let results = await supply(Array(repeating: sharedTile, count: 100), from: coalescingStore)
 let sharedRequests = upstream.requestCount(for: "/\(sharedTile.z)/\(sharedTile.x)/\(sharedTile.y).png")
 
-print("MapFrame tile cache benchmark: \(tiles.count) distinct tiles from a local upstream on 127.0.0.1, 2 connections")
+print("MapFrame tile cache benchmark: \(tiles.count) distinct tiles from a local upstream on 127.0.0.1, \(FetchPolicy.defaultMaxConnectionsPerHost) connections")
 print("medians of \(runs) runs")
 report("baseline: fetch and validate, no cache", tilesPerSecond: Double(tiles.count) / baseline)
 report("cold: fetch, validate, store, all at once", tilesPerSecond: Double(tiles.count) / cold, baseline: Double(tiles.count) / baseline)

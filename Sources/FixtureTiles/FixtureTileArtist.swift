@@ -6,6 +6,8 @@ import MapRender
 /// Draws one 256-pixel fixture tile of the `FixtureWorld`.
 public struct FixtureTileArtist: Sendable {
     public var palette: FixturePalette
+    /// A tile's side in pixels.
+    static let side = WebMercator.tileSize
 
     public init(palette: FixturePalette) {
         self.palette = palette
@@ -13,7 +15,7 @@ public struct FixtureTileArtist: Sendable {
 
     /// A tile's pixels: opaque, deterministic, and continuous with its neighbours.
     public func draw(_ tile: TileID) -> Canvas {
-        let canvas = Canvas(width: 256, height: 256)
+        let canvas = Canvas(width: Int(Self.side), height: Int(Self.side))
         let view = TileView(tile: tile)
         canvas.clear(to: palette.street)
         drawBlocks(on: canvas, view: view)
@@ -30,7 +32,7 @@ public struct FixtureTileArtist: Sendable {
 
         init(tile: TileID) {
             pixelsPerUnit = pow(2, Double(tile.z) - 16)
-            let side = 256 / pixelsPerUnit
+            let side = FixtureTileArtist.side / pixelsPerUnit
             minX = Double(tile.x) * side
             minY = Double(tile.y) * side
             maxX = minX + side
@@ -57,11 +59,11 @@ public struct FixtureTileArtist: Sendable {
         for column in columns {
             let left = view.x(FixtureWorld.streetPosition(column, axis: 1)) + streetGap
             let right = view.x(FixtureWorld.streetPosition(column + 1, axis: 1)) - streetGap
-            guard right > 0, left < 256 else { continue }
+            guard right > 0, left < Self.side else { continue }
             for row in rows {
                 let top = view.y(FixtureWorld.streetPosition(row, axis: 2)) + streetGap
                 let bottom = view.y(FixtureWorld.streetPosition(row + 1, axis: 2)) - streetGap
-                guard bottom > 0, top < 256, right > left, bottom > top else { continue }
+                guard bottom > 0, top < Self.side, right > left, bottom > top else { continue }
                 let colour: Colour = switch FixtureWorld.blockKind(column: column, row: row) {
                 case .residential: palette.residential
                 case .park: palette.park
@@ -97,11 +99,11 @@ public struct FixtureTileArtist: Sendable {
         var lines: [(PixelPoint, PixelPoint)] = []
         for column in view.streetIndices(from: view.minX, to: view.maxX) where FixtureWorld.isMajor(column) {
             let x = view.x(FixtureWorld.streetPosition(column, axis: 1))
-            lines.append((PixelPoint(x: x, y: -width), PixelPoint(x: x, y: 256 + width)))
+            lines.append((PixelPoint(x: x, y: -width), PixelPoint(x: x, y: Self.side + width)))
         }
         for row in view.streetIndices(from: view.minY, to: view.maxY) where FixtureWorld.isMajor(row) {
             let y = view.y(FixtureWorld.streetPosition(row, axis: 2))
-            lines.append((PixelPoint(x: -width, y: y), PixelPoint(x: 256 + width, y: y)))
+            lines.append((PixelPoint(x: -width, y: y), PixelPoint(x: Self.side + width, y: y)))
         }
         for (colour, lineWidth) in [(palette.majorRoadCasing, width + 2), (palette.majorRoad, width)] {
             for (from, to) in lines {

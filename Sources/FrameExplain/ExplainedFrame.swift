@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import Wording
 
 /// A frame as a screen reader meets it: its elements bottom to top (from the painters, so

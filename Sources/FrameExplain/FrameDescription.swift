@@ -2,6 +2,7 @@ import Foundation
 import MapGeometry
 import MapRender
 import Payloads
+import PhoneScreen
 import Wording
 
 /// What a screen reader should say about a frame, after W3C's pattern for complex images and

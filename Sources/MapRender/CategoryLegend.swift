@@ -2,7 +2,7 @@ import ImageCodec
 import MapGeometry
 
 /// The legend of a frame drawn in the categories theme: one row per category present, its
-/// colour as a swatch beside its name, in `ElementKind.legendOrder`. HapticMap's "details" list
+/// colour as a swatch beside its name, in `Scene.legendOrder`. HapticMap's "details" list
 /// (its section 7.1) as an image: a reader learns which colours to look for, and that nothing
 /// else is there.
 public struct CategoryLegend: Hashable, Sendable {
@@ -30,7 +30,7 @@ public struct CategoryLegend: Hashable, Sendable {
                 for (category, basemapColour) in basemap where colour == basemapColour { present.insert(category) }
             }
         }
-        self.init(categories: ElementKind.legendOrder.filter(present.contains))
+        self.init(categories: scene.legendOrder.filter(present.contains))
     }
 
     /// The legend at `scale` device pixels per logical pixel: black DejaVu Sans names on white,

@@ -6,9 +6,11 @@ import ImageCodec
 /// (`DrawnElement`); a hit or a description names it by its `spokenKind`; the categories theme
 /// colours it, and its legend lists it, by its `legendKind`.
 ///
-/// The app's kinds are defined here. A map object of another kind defines its own beside it,
+/// The map's kinds are defined here. A map object of another kind defines its own beside it,
 /// in its own file, and lists it in its `MapObject.elementKinds`; the legend then lists it
-/// after the map's overlays.
+/// after the map's overlays. An app's screen around and over the map (PhoneScreen) defines its
+/// kinds in its own module, and its layers say in which order a legend lists them
+/// (`SceneLayer.screenLegendOrder`).
 public struct ElementKind: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// The kind's name in JSON answers and audit reports, such as `"start"`.
     public let rawValue: String
@@ -95,8 +97,6 @@ extension ElementKind {
     public static let finish = ElementKind("finish", legendName: "Finish marker", paletteColour: OkabeIto.vermillion)
     public static let route = ElementKind("route", legendName: "Route", paletteColour: OkabeIto.blue)
     public static let stage = ElementKind("stage", legendName: "Itinerary stage", paletteColour: OkabeIto.reddishPurple)
-    /// The stage counter ("Stage 3 of 12"), spoken and listed as the stage it counts.
-    public static let counter = ElementKind("counter", listedUnder: .stage, spokenAs: .stage)
     public static let photo = ElementKind("photo", legendName: "Photo", paletteColour: OkabeIto.skyBlue)
     public static let location = ElementKind("location", legendName: "Your location", paletteColour: OkabeIto.orange)
     public static let attribution = ElementKind("attribution", legendName: "Attribution", paletteColour: OkabeIto.yellow)
@@ -111,35 +111,32 @@ extension ElementKind {
     public static let alightingStop = ElementKind("alightingStop", listedUnder: .stop, spokenAs: .stop)
     /// Text on the map, such as the transit sentence: listed as commentary.
     public static let caption = ElementKind("caption", listedUnder: .commentary)
-    /// Text on the chrome that is not a control, spoken as commentary like the toolbar's instruction.
-    public static let statusBar = ElementKind("statusBar", legendName: "Status bar", paletteColour: Colour(hex: 0x333333), spokenAs: .commentary)
-    public static let button = ElementKind("button", legendName: "Toolbar button", paletteColour: Colour(hex: 0x999999))
+    /// Words said about the map, such as its captions and an app's instructions.
     public static let commentary = ElementKind("commentary", legendName: "Commentary", paletteColour: Colour(hex: 0xDDDDDD))
-    public static let tab = ElementKind("tab", legendName: "Tab", paletteColour: Colour(hex: 0x666666))
-    /// A modal dialog's panel.
-    public static let dialog = ElementKind("dialog", legendName: "Dialog", paletteColour: PaulTol.sand)
-    /// A dialog's buttons, which are buttons.
-    public static let dialogButton = ElementKind("dialogButton", listedUnder: .button, spokenAs: .button)
-    /// The dimmed screen behind a dialog, which is the dialog's, since nothing behind it can be reached.
-    public static let dimmedScreen = ElementKind("dimmedScreen", listedUnder: .dialog, spokenAs: .dialog)
-    /// Something in progress, such as the Photomap's photos loading: commentary.
-    public static let indicator = ElementKind("indicator", listedUnder: .commentary, spokenAs: .commentary)
-    /// A view that covers the map, such as the itinerary's list; the legend lists it as the background.
+    /// A view that covers the map, such as a departure board or an app's list; the legend lists it as the background.
     public static let page = ElementKind("page", listedUnder: .basemap)
     /// A departure board's row: one departure, drawn on the board's own background.
     public static let departure = ElementKind("departure", listedUnder: .page)
     /// A disturbance's banner, on a map or a departure board.
     public static let notice = ElementKind("notice", legendName: "Disturbance", paletteColour: PaulTol.cyan)
 
-    /// The kinds a legend lists, in its order: the basemap's two kinds, the map's overlays, the
-    /// other map objects' kinds (`MapObjects.kinds`), then the chrome's.
-    public static let legendOrder: [ElementKind] =
+    /// The kinds a legend lists first, in its order: the basemap's two kinds, the map's
+    /// overlays, then the other map objects' kinds (`MapObjects.kinds`).
+    public static let mapLegendOrder: [ElementKind] =
         [.basemap, .roads, .start, .finish, .route, .stage, .photo, .location, .attribution, .line, .stop, .vehicle, .notice]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind == $0 }
-        + [.statusBar, .button, .commentary, .tab, .dialog]
 
-    /// Every kind a frame may show.
+    /// The kinds a legend lists, in its order, for a frame whose screen around and over the map
+    /// lists `screenOrder` (`Scene.legendOrder`): `mapLegendOrder`, then the screen's kinds, then
+    /// commentary where the screen does not place it.
+    public static func legendOrder(screen screenOrder: [ElementKind]) -> [ElementKind] {
+        var order = mapLegendOrder
+        for kind in screenOrder + [.commentary] where !order.contains(kind) { order.append(kind) }
+        return order
+    }
+
+    /// Every kind the map's painters and map objects report.
     public static let allCases: [ElementKind] =
-        legendOrder + [.boardingStop, .transferStop, .alightingStop, .counter, .caption, .dialogButton, .dimmedScreen, .indicator, .page, .departure]
+        legendOrder(screen: []) + [.boardingStop, .transferStop, .alightingStop, .caption, .page, .departure]
         + MapObjects.kinds.flatMap { $0.elementKinds }.filter { $0.legendKind != $0 }
 }

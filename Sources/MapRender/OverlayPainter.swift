@@ -59,6 +59,10 @@ public protocol SceneLayer: Hashable, Sendable {
     /// list), which the map objects a request brings (`MapObject`) go under. False unless a
     /// layer says so.
     var isOverMapObjects: Bool { get }
+    /// The kinds of an app's screen that the layer draws, in the order a legend lists them after
+    /// the map's (`Scene.legendOrder`). None unless a layer says so: the map's own kinds are
+    /// listed in `ElementKind.mapLegendOrder`.
+    var screenLegendOrder: [ElementKind] { get }
     /// Whether the layer covers the whole map panel opaquely, so that a frame showing it needs
     /// no tiles at all (a departure board). False unless a layer says so.
     var coversMapPanel: Bool { get }
@@ -66,6 +70,7 @@ public protocol SceneLayer: Hashable, Sendable {
 
 extension SceneLayer {
     public var isOverMapObjects: Bool { false }
+    public var screenLegendOrder: [ElementKind] { [] }
     public var coversMapPanel: Bool { false }
 }
 

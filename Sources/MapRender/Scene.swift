@@ -57,6 +57,13 @@ public struct Scene: Hashable, Sendable {
         layers.insert(contentsOf: objects, at: over)
     }
 
+    /// The kinds a legend of this scene's frame lists, in its order: the map's, then those of
+    /// the screen around and over it, as its chrome and layers order them.
+    public var legendOrder: [ElementKind] {
+        let screen = (chrome?.screenLegendOrder ?? []) + (layers + screenLayers).flatMap(\.screenLegendOrder)
+        return ElementKind.legendOrder(screen: screen)
+    }
+
     /// The map panel, which the camera looks through: the frame less the chrome's bars.
     public var mapPanelViewport: Viewport {
         guard let chrome else { return viewport }

@@ -10,4 +10,6 @@ public protocol ScreenChrome: Hashable, Sendable {
     var heightBelow: Int { get }
     /// The bars' painters, bottom to top.
     var painters: [any OverlayPainter] { get }
+    /// The kinds the bars draw, in the order a legend lists them after the map's (`Scene.legendOrder`).
+    var screenLegendOrder: [ElementKind] { get }
 }

@@ -26,6 +26,7 @@ public struct AlertDialog: Hashable, Sendable, Codable {
 /// the middle with its title, message, spinner and buttons (`AlertDialogStyle`).
 public struct AlertDialogPainter: OverlayPainter, SceneLayer {
     public var dialog: AlertDialog
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
 
     public init(dialog: AlertDialog) {
         self.dialog = dialog

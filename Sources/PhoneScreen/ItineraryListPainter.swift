@@ -41,6 +41,7 @@ public struct ItineraryList: Hashable, Sendable, Codable {
 public struct ItineraryListPainter: OverlayPainter, SceneLayer {
     /// The list covers the map, map objects and all.
     public var isOverMapObjects: Bool { true }
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
 
     public var list: ItineraryList
 

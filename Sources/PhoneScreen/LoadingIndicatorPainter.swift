@@ -9,6 +9,7 @@ import Wording
 public struct LoadingIndicatorPainter: OverlayPainter, SceneLayer {
     /// The indicator stays readable over the map objects.
     public var isOverMapObjects: Bool { true }
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
 
     /// The word beside the spinner, such as "Loading photos".
     public var label: String

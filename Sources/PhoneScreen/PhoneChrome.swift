@@ -29,6 +29,8 @@ public struct PhoneChrome: ScreenChrome {
         [StatusBarPainter(clock: clock), ToolbarPainter(chrome: self), TabBarPainter(activeTab: activeTab)]
     }
 
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
+
     /// The five functions of the main menu, left to right.
     public enum Tab: String, Hashable, Sendable, CaseIterable {
         case planRoute, itinerary, photomap, addPhoto, more

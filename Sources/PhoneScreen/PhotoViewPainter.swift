@@ -77,6 +77,7 @@ public struct PhotoView: Hashable, Sendable, Codable {
 /// fit the rest with its proportions kept.
 public struct PhotoViewPainter: OverlayPainter, SceneLayer {
     public var view: PhotoView
+    public var screenLegendOrder: [ElementKind] { ElementKind.phoneScreenLegendOrder }
     /// How far down the frame the view starts, in logical pixels: below the status bar.
     public var top: Double
 

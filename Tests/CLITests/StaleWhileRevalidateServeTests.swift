@@ -59,7 +59,7 @@ struct StaleWhileRevalidateServeTests {
             // Slow enough that an answer that waited for it cannot pass for one that did not, whatever
             // else the machine is doing.
             delay.seconds.withLock { $0 = 6 }
-            let answers = try await withThrowingTaskGroup(of: (answer: TestHTTP.Answer, took: Duration).self) { group in
+            let answers = try await withThrowingTaskGroup(of: (answer: HTTPReply, took: Duration).self) { group in
                 for _ in 0..<5 {
                     group.addTask {
                         let started = ContinuousClock.now

@@ -4,6 +4,8 @@ import MapFrameTestSupport
 import ImageCodec
 import MapGeometry
 import MapRender
+// The test servers and their client (ServerTestSupport), for every file of these tests.
+@_exported import ServerTestSupport
 import Synchronization
 import Testing
 import UpstreamSimulator
@@ -111,30 +113,7 @@ func isTileReport(_ line: String, scene: String, output: String, grey: Int) -> B
 
 // MARK: - A local tile server
 
-/// Fixture tiles as PNG files, each drawn once per test run and then shared.
-enum FixturePNG {
-    private static let drawn = Mutex<[TileID: Data]>([:])
-
-    static func data(for tile: TileID) -> Data {
-        if let data = drawn.withLock({ $0[tile] }) { return data }
-        // Drawn outside the lock, so that several connections can draw at once.
-        let data = try! FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
-        drawn.withLock { $0[tile] = data }
-        return data
-    }
-}
-
 extension UpstreamSimulator {
-    /// Answers every "/z/x/y.png" with that fixture tile (other paths get 404), after `delay`,
-    /// with `headers` added, such as a Cache-Control. Replaces any earlier default handler.
-    func serveFixtureTiles(delay: TimeInterval = 0, headers: @escaping @Sendable (TileID) -> [(String, String)] = { _ in [] }) {
-        setDefaultHandler { path in
-            guard let tile = tileID(atUpstreamPath: path) else { return nil }
-            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            return .png(FixturePNG.data(for: tile), headers: headers(tile))
-        }
-    }
-
     /// Answers every request without a response of its own with this status and a text body.
     func answerEveryRequest(status: Int) {
         setDefaultHandler { _ in

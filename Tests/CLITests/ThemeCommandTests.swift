@@ -2,6 +2,7 @@ import Foundation
 import ImageCodec
 import MapFrameTestSupport
 import MapRender
+import PhoneScreen
 import Testing
 
 @Suite("Themes and legends on the command line")
@@ -88,7 +89,7 @@ struct ThemeCommandTests {
             )
             let result = try await workspace.mapframe("play", script, "--cache", cache, "--offline", "--theme", "categories", "--out-dir", workspace.path("frames"))
             #expect(result.status == 0, "\(result)")
-            let palette = Set(ElementKind.legendOrder.map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
+            let palette = Set(ElementKind.legendOrder(screen: ElementKind.phoneScreenLegendOrder).map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
             for frame in ["00.png", "01.png"] {
                 #expect(Set(try workspace.image("frames/" + frame).allPixels).isSubset(of: palette), "\(frame) is not flat")
             }

@@ -3,6 +3,7 @@ import FramePipeline
 import GoldenCheck
 import ImageCodec
 import MapRender
+import PhoneScreen
 import Testing
 import TileStore
 
@@ -43,12 +44,25 @@ import TileStore
         ])
     }
 
+    /// The map's kinds, then the app's screen's, as a frame with the phone chrome lists them.
+    static let legendOrder = ElementKind.legendOrder(screen: ElementKind.phoneScreenLegendOrder)
+
     @Test func everyKindHasALegendEntryWithItsOwnColour() {
-        for kind in ElementKind.allCases {
-            #expect(ElementKind.legendOrder.contains(kind.legendKind), "\(kind) is listed as \(kind.legendKind), which the legend does not list")
+        for kind in ElementKind.allCases + ElementKind.phoneScreenKinds {
+            #expect(Self.legendOrder.contains(kind.legendKind), "\(kind) is listed as \(kind.legendKind), which the legend does not list")
         }
-        let colours = ElementKind.legendOrder.map(\.paletteColour)
+        let colours = Self.legendOrder.map(\.paletteColour)
         #expect(Set(colours).count == colours.count, "two legend entries share a colour: \(colours)")
-        #expect(Set(ElementKind.legendOrder.map(\.legendName)).count == ElementKind.legendOrder.count)
+        #expect(Set(Self.legendOrder.map(\.legendName)).count == Self.legendOrder.count)
+    }
+
+    /// The legend's order, which the app's screen's layers give after the map's own.
+    @Test func theLegendListsTheMapThenTheAppsScreen() {
+        #expect(Self.legendOrder.map(\.legendName) == [
+            "Map background", "Roads", "Start marker", "Finish marker", "Route", "Itinerary stage", "Photo", "Your location",
+            "Attribution", "Transit line", "Transit stop", "Vehicle", "Disturbance", "Marker", "Path",
+            "Status bar", "Toolbar button", "Commentary", "Tab", "Dialog",
+        ])
+        #expect(ElementKind.legendOrder(screen: []).last == .commentary, "without the app's screen, commentary comes last")
     }
 }

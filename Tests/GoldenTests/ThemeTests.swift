@@ -11,7 +11,7 @@ import TileStore
 /// What the high-contrast and categories themes promise, checked on frames over the fixture tiles.
 @Suite struct ThemeTests {
     /// Every colour the categories theme may put in a frame: the palette's and the two inks.
-    static let categoryColours = Set(ElementKind.legendOrder.map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
+    static let categoryColours = Set(ElementKind.legendOrder(screen: ElementKind.phoneScreenLegendOrder).map(\.paletteColour.quantised) + [CategoryPalette.ink.quantised, CategoryPalette.inkOnDark.quantised])
 
     static func colours(of image: RasterImage) -> [Colour: Int] {
         var counts: [Colour: Int] = [:]

@@ -200,7 +200,7 @@ import Wording
     }
 
     @Test func theLegendListsMarkersAfterTheMapsOverlays() {
-        let order = ElementKind.legendOrder
+        let order = ElementKind.legendOrder(screen: ElementKind.phoneScreenLegendOrder)
         #expect(order.firstIndex(of: .marker)! > order.firstIndex(of: .vehicle)! && order.firstIndex(of: .marker)! < order.firstIndex(of: .statusBar)!)
         #expect(ElementKind.marker.legendName == "Marker")
     }

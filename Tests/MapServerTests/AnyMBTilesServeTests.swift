@@ -43,13 +43,13 @@ import Testing
 
         // Map tile 16/x/y is a quarter of the file's 512 px tile of zoom 15: one cell.
         let tile = TileID.containing(Self.centre, zoom: 16)
-        try Self.expectSolidTile(try await HTTP.send("GET", Fixtures.tilePath(tile), port: server.port), CellTiles.colour(of: tile))
+        try Self.expectSolidTile(try await server.get(Fixtures.tilePath(tile)), CellTiles.colour(of: tile))
         // The file has no tile zoom 14, for map zoom 15: its zoom 13 tiles stand in, scaled up.
         let gap = TileID.containing(Self.centre, zoom: 15)
         let covering = TileID(z: 14, x: gap.x / 2, y: gap.y / 2)
-        try Self.expectSolidTile(try await HTTP.send("GET", Fixtures.tilePath(gap), port: server.port), CellTiles.colour(of: covering))
+        try Self.expectSolidTile(try await server.get(Fixtures.tilePath(gap)), CellTiles.colour(of: covering))
 
-        let frame = try await HTTP.send("GET", "/frame.png?style=osm&lat=\(Self.centre.latitude)&lon=\(Self.centre.longitude)&zoom=16&width=64&height=64", port: server.port)
+        let frame = try await server.get("/frame.png?style=osm&lat=\(Self.centre.latitude)&lon=\(Self.centre.longitude)&zoom=16&width=64&height=64")
         #expect(frame.status == 200, "\(frame)")
         #expect(try PNGCodec.decode(frame.body).pixel(x: 32, y: 32) == CellTiles.colour(of: tile))
 

@@ -28,12 +28,12 @@ import Testing
         // The first boards load the fonts and give the threads that read and draw their memory
         // arenas; what comes after is a board's own.
         for _ in 0..<3 {
-            let warming = try await HTTP.send("GET", board, port: server.port)
+            let warming = try await server.get(board)
             #expect(warming.status == 200, "\(warming)")
         }
         let settled = try server.peakMemory()
 
-        let again = try await HTTP.send("GET", board, port: server.port)
+        let again = try await server.get(board)
         #expect(again.status == 200, "\(again)")
         let afterFeed = try server.peakMemory()
         print("DeparturesMemoryTests: stop_times.txt \(stopTimesSize >> 20) MiB; peak \(settled >> 20) MiB before a board, \(afterFeed >> 20) MiB after")
@@ -44,7 +44,7 @@ import Testing
         message.entity = (0..<100_000).map(Self.update)
         try TestRealtime.write(message, to: realtime)
         let realtimeSize = try #require(try realtime.resourceValues(forKeys: [.fileSizeKey]).fileSize)
-        let live = try await HTTP.send("GET", board, port: server.port)
+        let live = try await server.get(board)
         #expect(live.status == 200, "\(live)")
         let afterRealtime = try server.peakMemory()
         print("DeparturesMemoryTests: a realtime file of 100,000 entities, \(realtimeSize >> 20) MiB; peak \(afterRealtime >> 20) MiB after reading it")

@@ -12,8 +12,8 @@ import UpstreamSimulator
     static let tiles = [TileID.containing(Fixtures.cambridge, zoom: 16), TileID.containing(Fixtures.cambridge, zoom: 15)]
 
     /// `mapframe_tile_cache_total` by result, from a /metrics page.
-    static func tileCounts(port: Int) async throws -> [String: Int] {
-        let reply = try await HTTP.send("GET", "/metrics", port: port)
+    static func tileCounts(of server: ServeProcess) async throws -> [String: Int] {
+        let reply = try await server.get("/metrics")
         var counts: [String: Int] = [:]
         for match in reply.text.matches(of: /mapframe_tile_cache_total\{result="(\w+)"[^}]*\} (\d+)/) {
             counts[String(match.1)] = Int(match.2)
@@ -35,12 +35,12 @@ import UpstreamSimulator
 
         let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"])
         for tile in Self.tiles {
-            let reply = try await HTTP.send("GET", Fixtures.tilePath(tile), port: server.port)
+            let reply = try await server.get(Fixtures.tilePath(tile))
             #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == nil, "\(tile): \(reply)")
         }
-        let frame = try await HTTP.send("GET", "/frame.png?style=osm&lat=52.2072&lon=0.1412&zoom=16&width=64&height=64", port: server.port)
+        let frame = try await server.get("/frame.png?style=osm&lat=52.2072&lon=0.1412&zoom=16&width=64&height=64")
         #expect(frame.status == 200, "\(frame)")
-        let counts = try await Self.tileCounts(port: server.port)
+        let counts = try await Self.tileCounts(of: server)
         #expect((counts["cached"] ?? 0) >= Self.tiles.count + 1, "\(counts)")
         #expect(counts["failed", default: 0] == 0 && counts["missing", default: 0] == 0 && counts["placeholder", default: 0] == 0, "\(counts)")
         server.send(SIGTERM)
@@ -64,10 +64,10 @@ import UpstreamSimulator
 
         let server = try await ServeProcess.start(["--cache-dir", cache.path, "--style-file", style], environment: ["NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"])
         for tile in [failing, absent] {
-            let reply = try await HTTP.send("GET", Fixtures.tilePath(tile, style: "sim"), port: server.port)
+            let reply = try await server.get(Fixtures.tilePath(tile, style: "sim"))
             #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == "true", "\(tile): \(reply)")
         }
-        let counts = try await Self.tileCounts(port: server.port)
+        let counts = try await Self.tileCounts(of: server)
         #expect(counts["failed"] == 1 && counts["missing"] == 1 && counts["cached", default: 0] == 0 && counts["placeholder"] == 2, "\(counts)")
         server.send(SIGTERM)
         #expect(try await server.waitForExit() == 0, "\(server.standardError)")

@@ -40,7 +40,7 @@ import Glibc
         }
         #expect(closed, "still open after \(elapsed) s and \(bytesSent) header bytes")
         #expect(elapsed <= Self.documentedHeaderTimeout + Self.slack, "closed only after \(elapsed) s")
-        #expect(try await HTTP.send("GET", "/healthz", port: port).status == 200)
+        #expect(try await server.get("/healthz").status == 200)
     }
 
     @Test("a connection that sends only blank lines, or nothing, is closed within the header timeout")
@@ -91,7 +91,7 @@ import Glibc
             Thread.sleep(forTimeInterval: 1)
             connection.resetOnClose()
         }
-        #expect(try await HTTP.send("GET", "/healthz", port: port).status == 200)
+        #expect(try await server.get("/healthz").status == 200)
         try await Task.sleep(for: .seconds(1))
         let errors = server.standardError.split(separator: "\n").filter { $0.contains(" error ") }
         #expect(errors.isEmpty, "\(errors)")
@@ -179,9 +179,9 @@ import Glibc
         #expect(outcome.refused > 0, "with 600 connections and 256 descriptors some should be refused: \(outcome)")
         // The connections are closed now; the server must answer again at once.
         try await waitUntil("the server answers after the flood", deadline: 30) {
-            (try? await HTTP.send("GET", "/healthz", port: port))?.status == 200
+            (try? await server.get("/healthz"))?.status == 200
         }
-        #expect(try await HTTP.send("GET", tile, port: port).status == 200)
+        #expect(try await server.get(tile).status == 200)
         server.send(SIGTERM)
         #expect(try await server.waitForExit() == 0, "\(server.standardError)")
     }

@@ -16,17 +16,17 @@ import UpstreamSimulator
 
         let first = try await ServeProcess.start(arguments)
         let payload = RoutePayloadFixture.journeyXML(RoutePayloadFixture.cambridgePoints)
-        let created = try await HTTP.send("POST", "/routes", port: first.port, headers: [("Content-Type", payload.contentType)], body: payload.body)
+        let created = try await first.post("/routes", contentType: payload.contentType, body: payload.body)
         #expect(created.status == 201, "\(created)")
         let id = try #require(try created.json()["id"] as? String)
         first.send(SIGTERM)
         #expect(try await first.waitForExit() == 0, "\(first.standardError)")
 
         let second = try await ServeProcess.start(arguments)
-        let read = try await HTTP.send("GET", "/routes/\(id)", port: second.port)
+        let read = try await second.get("/routes/\(id)")
         #expect(read.status == 200, "\(read)")
         #expect(try read.json()["coordinates"] as? [[Double]] == RoutePayloadFixture.cambridgePoints.map { [$0.longitude, $0.latitude] })
-        let tileJSON = try await HTTP.send("GET", "/routes/\(id)/tiles/osm.json", port: second.port)
+        let tileJSON = try await second.get("/routes/\(id)/tiles/osm.json")
         #expect(tileJSON.status == 200, "\(tileJSON)")
         second.send(SIGTERM)
         #expect(try await second.waitForExit() == 0, "\(second.standardError)")
@@ -55,7 +55,7 @@ import UpstreamSimulator
         let server = try await ServeProcess.start(["--cache-dir", cache.path + "/tiles", "--style-file", styleFile])
         let tile = TileID.containing(Fixtures.cambridge, zoom: 16)
         let port = server.port
-        async let inFlight = HTTP.send("GET", Fixtures.tilePath(tile, style: "slow"), port: port)
+        async let inFlight = server.get(Fixtures.tilePath(tile, style: "slow"))
         try await waitUntil("the server asks the upstream for the tile") { !upstream.requests.isEmpty }
 
         server.send(SIGTERM)

@@ -11,8 +11,8 @@ import Testing
     @Test("with --public-url, TileJSON, route documents and listings use it whatever the Host says")
     func publicURLWins() async throws {
         try await TestServer.with({ $0.publicURL = "https://maps.example.org/tiles" }) { server in
-            let created = try await HTTP.send(
-                "POST", "/routes", port: server.port,
+            let created = try await server.request(
+                "POST", "/routes",
                 headers: [("Host", Self.hostile), ("Content-Type", "application/json")],
                 body: RoutePayloadFixture.geoJSONLineString(RoutePayloadFixture.cambridgePoints).body
             )
@@ -74,14 +74,11 @@ import Testing
         let payload = RoutePayloadFixture.gpx(RoutePayloadFixture.cambridgePoints)
         for (arguments, environment) in [([String](), ["MAPFRAME_WRITE_TOKEN": Self.token]), (["--write-token-file", file], [:])] {
             let server = try await ServeProcess.start(["--cache-dir", cache.path + "/tiles", "--offline"] + arguments, environment: environment)
-            let refused = try await HTTP.send("POST", "/routes", port: server.port, headers: [("Content-Type", payload.contentType)], body: payload.body)
+            let refused = try await server.post("/routes", contentType: payload.contentType, body: payload.body)
             #expect(refused.status == 401, "\(refused)")
-            let stored = try await HTTP.send(
-                "POST", "/routes", port: server.port,
-                headers: [("Content-Type", payload.contentType), ("Authorization", "Bearer \(Self.token)")], body: payload.body
-            )
+            let stored = try await server.post("/routes", contentType: payload.contentType, body: payload.body, headers: [("Authorization", "Bearer \(Self.token)")])
             #expect(stored.status == 201, "\(stored)")
-            let metrics = try await HTTP.send("GET", "/metrics", port: server.port)
+            let metrics = try await server.get("/metrics")
             server.send(SIGTERM)
             #expect(try await server.waitForExit() == 0)
             for text in [refused.text, stored.text, metrics.text, server.standardError, server.standardOutput] {

@@ -136,7 +136,7 @@ import Testing
         defer { cache.remove() }
         let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline"], lowPriority: true)
         let baseline = try server.peakMemory()
-        let reply = try await HTTP.send("POST", "/routes", port: server.port, headers: [("Content-Type", "application/json")], body: body)
+        let reply = try await server.post("/routes", contentType: "application/json", body: body)
         try expectJSONError(reply, status: hostile.status, mentions: hostile.mentions)
         let taken = try server.peakMemory() - baseline
         print("RouteBodyTests: \(hostile.name) (\(body.count) bytes) took \(taken >> 20) MiB at its peak")

@@ -16,11 +16,11 @@ import Glibc
     static func post(_ server: TestServer, authorization: String? = nil, payload: RoutePayloadFixture = payload) async throws -> HTTPReply {
         var headers = [("Content-Type", payload.contentType)]
         if let authorization { headers.append(("Authorization", authorization)) }
-        return try await HTTP.send("POST", "/routes", port: server.port, headers: headers, body: payload.body)
+        return try await server.request("POST", "/routes", headers: headers, body: payload.body)
     }
 
     static func delete(_ server: TestServer, id: String, authorization: String? = nil) async throws -> HTTPReply {
-        try await HTTP.send("DELETE", "/routes/\(id)", port: server.port, headers: authorization.map { [("Authorization", $0)] } ?? [])
+        try await server.delete("/routes/\(id)", headers: authorization.map { [("Authorization", $0)] } ?? [])
     }
 
     @Test("with a token, writes without it or with another are 401; with it they work; reads need none")

@@ -5,6 +5,8 @@ import ImageCodec
 import MapGeometry
 import MapRender
 import MapServer
+// The test servers and their client (ServerTestSupport), for every file of these tests.
+@_exported import ServerTestSupport
 import Synchronization
 import Testing
 import TileStore
@@ -15,61 +17,17 @@ import Glibc
 
 // Shared helpers for the MapServer tests:
 //
-// - `HTTP.send` / `HTTPReply`: a tiny HTTP/1.1 client over a plain socket, so that tests see
-//   exactly what went over the wire (raw paths such as "/leaflet/../x", bodies of HEAD and 304
-//   answers, early 413 answers) with no proxy and no client-side caching;
-// - `TestServer`: a `MapServerApp` running in this process on a free loopback port;
+// - `TestServer`: a `MapServerApp` running in this process on a free loopback port, started and
+//   asked as every test server is (`StartedServer` in ServerTestSupport);
+// - `HTTP`: raw sockets, for the tests whose subject is the wire itself: pipelining, raw request
+//   paths such as "/leaflet/../x", whether HEAD and 304 answers carry body bytes, early 413s;
 // - `Fixtures`: the demo fixture tiles, route payloads and tile arithmetic;
 // - image helpers to stitch tiles and compare pixels.
 
-// MARK: - HTTP client
+// MARK: - Raw sockets
 
-/// One HTTP answer as it came over the wire.
-struct HTTPReply: CustomStringConvertible, Sendable {
-    let status: Int
-    /// Header fields in the order sent.
-    let headers: [(name: String, value: String)]
-    /// The body, de-chunked; for HEAD and 304 whatever bytes followed the head (there should be none).
-    let body: Data
-
-    /// The first header field called `name`, case-insensitively.
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-
-    /// The body as a JSON object.
-    func json() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw TestSetupError(description: "the body is not a JSON object: \(text.prefix(200))")
-        }
-        return object
-    }
-
-    /// The `error` message of a JSON error body, or nil if the body is not one.
-    var errorMessage: String? {
-        guard let object = try? json(), object.count == 1 else { return nil }
-        return object["error"] as? String
-    }
-
-    /// The body decoded as a PNG.
-    func image() throws -> RasterImage {
-        try PNGCodec.decode(body)
-    }
-
-    /// `max-age` from Cache-Control, if given.
-    var maxAge: Int? {
-        guard let cacheControl = header("Cache-Control"), let match = cacheControl.firstMatch(of: /max-age=(\d+)/) else { return nil }
-        return Int(match.1)
-    }
-
-    var description: String {
-        let body = header("Content-Type")?.hasPrefix("image/") == true ? "<\(self.body.count) bytes of image>" : String(text.prefix(300))
-        return "HTTP \(status) \(headers.map { "\($0.name): \($0.value)" }.joined(separator: "; ")) | \(body)"
-    }
-}
-
+/// HTTP/1.1 over a plain socket, so that a test sees exactly what went over the wire, with no
+/// client in between to tidy it.
 enum HTTP {
     /// Sends one request to 127.0.0.1:`port` on a new connection (`Connection: close`) and reads
     /// the answer to the end. `path` goes on the request line exactly as given.
@@ -243,7 +201,7 @@ func expectJSONError(_ reply: HTTPReply, status: Int, mentions phrase: String, s
 ///     try await TestServer.with(fixtures: true) { server in
 ///         let reply = try await server.get("/healthz")
 ///     }
-final class TestServer: Sendable {
+final class TestServer: StartedServer {
     let port: Int
     let cacheDirectory: String
     private let task: Task<Void, any Error>
@@ -300,49 +258,40 @@ final class TestServer: Sendable {
         }
     }
 
-    /// Starts `MapServerApp(configuration:)` and waits until it listens. It runs on threads of
-    /// its own (`ServerThreads`), which the tests drawing frames on Swift's cooperative threads
-    /// cannot hold up.
+    /// Starts `MapServerApp(configuration:)` and waits until it listens (`ServerStart`). It runs
+    /// on threads of its own (`ServerThreads`), which the tests drawing frames on Swift's
+    /// cooperative threads cannot hold up.
     static func start(_ configuration: MapServerConfiguration) async throws -> TestServer {
         Fixtures.keepLoopbackOffProxies()
         let app = try await MapServerApp(configuration: configuration)
-        let (ports, listening) = AsyncThrowingStream.makeStream(of: Int.self)
+        let progress = Mutex<(port: Int?, end: String?)>((nil, nil))
         let task = Task(executorPreference: ServerThreads.shared) {
             do {
-                try await app.run { listening.yield($0) }
-                listening.finish()
+                try await app.run { port in progress.withLock { $0.port = port } }
+                progress.withLock { $0.end = "it returned" }
             } catch {
-                listening.finish(throwing: error)
+                progress.withLock { $0.end = "\(error)" }
                 throw error
             }
         }
-        guard let port = try await ports.first(where: { _ in true }), port > 0 else {
+        do {
+            let port = try await ServerStart.waitForPort(of: "the server") {
+                progress.withLock { $0.port }
+            } ended: {
+                progress.withLock { $0.end }
+            }
+            return TestServer(port: port, cacheDirectory: configuration.cacheLocation.description, task: task)
+        } catch {
             task.cancel()
-            throw TestSetupError(description: "the server stopped before it listened")
+            _ = await task.result
+            throw error
         }
-        return TestServer(port: port, cacheDirectory: configuration.cacheLocation.description, task: task)
     }
 
     /// Stops the server by cancelling its task, and waits for it to end.
     func stop() async {
         task.cancel()
         _ = await task.result
-    }
-
-    func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPReply {
-        try await HTTP.send("GET", path, port: port, headers: headers)
-    }
-
-    func head(_ path: String, headers: [(String, String)] = []) async throws -> HTTPReply {
-        try await HTTP.send("HEAD", path, port: port, headers: headers)
-    }
-
-    func post(_ path: String, contentType: String?, body: Data) async throws -> HTTPReply {
-        try await HTTP.send("POST", path, port: port, headers: contentType.map { [("Content-Type", $0)] } ?? [], body: body)
-    }
-
-    func delete(_ path: String) async throws -> HTTPReply {
-        try await HTTP.send("DELETE", path, port: port)
     }
 
     /// POSTs a route and returns its 201 document.
@@ -434,22 +383,12 @@ enum Fixtures {
 
     /// The fixture artist's PNG of a tile, as an upstream would serve it.
     static func tilePNG(_ tile: TileID) throws -> Data {
-        try FixtureTileArtist(palette: .osm).draw(tile).pngData(opaque: true)
+        FixturePNG.data(for: tile)
     }
 
     /// A tile's URL path on the server: "/tiles/<style>/z/x/y.png" (or "@2x.png").
     static func tilePath(_ tile: TileID, style: String = "osm", retina: Bool = false, route: String? = nil) -> String {
         (route.map { "/routes/\($0)" } ?? "") + "/tiles/\(style)/\(tile.z)/\(tile.x)/\(tile.y)\(retina ? "@2x" : "").png"
-    }
-}
-
-extension UpstreamSimulator {
-    /// Answers every "/z/x/y.png" with that fixture tile and `headers`.
-    func serveFixtureTiles(headers: [(String, String)] = []) {
-        setDefaultHandler { path in
-            guard let tile = tileID(atUpstreamPath: path), let png = try? Fixtures.tilePNG(tile) else { return nil }
-            return .png(png, headers: headers)
-        }
     }
 }
 

@@ -26,7 +26,7 @@ import UpstreamSimulator
         let first = TileID.containing(Fixtures.cambridge, zoom: 16)
         for offset in 0..<40 {
             let tile = TileID(z: first.z, x: first.x + offset % 8, y: first.y + offset / 8)
-            let reply = try await HTTP.send("GET", Fixtures.tilePath(tile, style: "huge"), port: server.port)
+            let reply = try await server.get(Fixtures.tilePath(tile, style: "huge"))
             #expect(reply.status == 200 && reply.header("X-MapFrame-Placeholder") == "true", "tile \(tile) should be the grey placeholder: \(reply.status)")
             // Checked after every tile, so that a server that does decode them fails at once
             // rather than taking the machine's memory.

@@ -20,7 +20,7 @@ import Testing
         defer { cache.remove() }
         try Fixtures.installOSMCache(in: cache.path)
         let server = try await ServeProcess.start(["--cache-dir", cache.path, "--offline", "--gtfs", "fenland=\(Self.feed.path)"])
-        let drawn = try await HTTP.send("POST", "/frame", port: server.port, headers: [("Content-Type", "application/json")], body: Self.scene(feed: "fenland"))
+        let drawn = try await server.post("/frame", contentType: "application/json", body: Self.scene(feed: "fenland"))
         #expect(drawn.status == 200 && drawn.header("Content-Type") == "image/png", "\(drawn)")
 
         let refusals: [(Data, String)] = [
@@ -30,7 +30,7 @@ import Testing
             (Self.scene(feed: "fenland", vehicle: #""time": "25:99:00""#), "transit.vehicle.time"),
         ]
         for (body, mention) in refusals {
-            let reply = try await HTTP.send("POST", "/frame", port: server.port, headers: [("Content-Type", "application/json")], body: body)
+            let reply = try await server.post("/frame", contentType: "application/json", body: body)
             #expect(reply.status == 400 && reply.text.contains(mention), "\(reply.status) \(reply.text)")
         }
         server.send(SIGTERM)

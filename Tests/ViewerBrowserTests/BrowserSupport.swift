@@ -1,11 +1,8 @@
 import Foundation
 import MapFrameTestSupport
 import ImageCodec
+import ServerTestSupport
 import Testing
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 struct BrowserTestError: Error, CustomStringConvertible {
     let description: String

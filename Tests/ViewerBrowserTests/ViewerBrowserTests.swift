@@ -1,6 +1,7 @@
 import Foundation
 import MapFrameTestSupport
 import ImageCodec
+import ServerTestSupport
 import Testing
 
 /// The viewer page (`GET /`) in a real browser: the real `mapframe serve` on a fixture cache, one
