@@ -52,11 +52,13 @@ final class TileService: Sendable {
             capacity: configuration.cacheCapacity,
             createsMissingCaches: true,
             upstreamWait: configuration.upstreamWait,
-            // Decoded tiles for drawing: 64 of 256 KiB is 16 MiB, enough for the tiles a few
-            // frames and composited tiles are drawing at once (the server's memory target is
-            // 100 MB); the byte budget holds when tiles are 512 px too. Base tiles are served as
-            // they are stored, and never decoded.
-            decodedTileBudget: DecodedTileBudget(tiles: 64, bytes: 16 << 20),
+            // Decoded tiles for drawing: 32 of 256 KiB is 8 MiB, more than the nine tiles under
+            // a 320x480 frame on each of two render threads; a composited tile needs one. 64 tiles held the server at
+            // 102 MB under `make bench`'s composited load, where the target is 100 MB, and since
+            // each route tile needs its own base tile they were seldom used again. The byte
+            // budget holds when tiles are 512 px too. Base tiles are served as they are stored,
+            // and never decoded.
+            decodedTileBudget: DecodedTileBudget(tiles: 32, bytes: 8 << 20),
             renderThreads: configuration.renderThreads,
             renderQueueLimit: configuration.renderQueueLimit,
             fillObserver: { fill, duration in metrics.record(fill, took: duration) },
