@@ -142,7 +142,7 @@ import Testing
         #expect(reader >= 0)
         defer { close(reader) }
         let path = Fixtures.tilePath(Self.tile)
-        let (batches, perBatch) = (12, 1_000)
+        let (batches, perBatch) = (24, 1_000)
         var dropped = 0
         let session = try await run(["--access-log", fifo]) { port in
             for _ in 0..<batches {
@@ -153,8 +153,11 @@ import Testing
             let line = metrics.split(separator: "\n").first { $0.hasPrefix("mapframe_request_log_dropped_total ") }
             dropped = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
         }
-        // The pipe takes some 64 KiB of lines and the buffer 8,192 lines or 1 MiB; the rest are dropped.
-        #expect(dropped > batches * perBatch - 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
+        // Kept: some 64 KiB of lines in the pipe, the batch the writer was writing when it filled
+        // (what was waiting then: at most 8,192 lines), and the 8,192 lines or 1 MiB waiting
+        // since. The rest are dropped. How large that batch is depends on when the writer woke,
+        // so on the machine's load; its bound does not.
+        #expect(dropped > batches * perBatch - 2 * 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
         #expect(!session.standardError.contains("] request"), "request lines went to the file, not standard error")
     }
 
@@ -174,7 +177,7 @@ import Testing
         defer { close(reader) }
         let server = try await ServeProcess.start(["--cache-dir", directory.path, "--offline"], standardErrorPath: fifo)
         let path = Fixtures.tilePath(Self.tile)
-        let (batches, perBatch) = (12, 1_000)
+        let (batches, perBatch) = (24, 1_000)
         for _ in 0..<batches {
             let replies = try await HTTP.pipelined(Array(repeating: path, count: perBatch), port: server.port)
             #expect(replies.count == perBatch && replies.allSatisfy { $0.status == 200 })
@@ -182,8 +185,11 @@ import Testing
         let metrics = try await HTTP.send("GET", "/metrics", port: server.port).text
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("mapframe_request_log_dropped_total ") }
         let dropped = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
-        // The pipe takes some 64 KiB of lines and the buffer 8,192 lines or 1 MiB; the rest are dropped.
-        #expect(dropped > batches * perBatch - 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
+        // Kept: some 64 KiB of lines in the pipe, the batch the writer was writing when it filled
+        // (what was waiting then: at most 8,192 lines), and the 8,192 lines or 1 MiB waiting
+        // since. The rest are dropped. How large that batch is depends on when the writer woke,
+        // so on the machine's load; its bound does not.
+        #expect(dropped > batches * perBatch - 2 * 8_192 - 1_000 && dropped < batches * perBatch, "dropped \(dropped)")
         let stopping = ContinuousClock.now
         server.send(SIGTERM)
         #expect(try await server.waitForExit() == 0)
