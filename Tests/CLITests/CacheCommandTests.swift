@@ -85,15 +85,11 @@ struct CacheCommandTests {
 
     /// Overwrites a tile's bytes with 300 random ones, which are no image.
     static func spoil(_ tile: TileID, in cache: String) async throws {
-        let spoilt = try await runPython("""
-            import os, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                       (os.urandom(300), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
-            db.commit()
-            print(db.total_changes)
-            """, [cache, String(tile.z), String(tile.x), String(tile.tmsRow)])
-        try #require(spoilt.status == 0 && spoilt.standardOutput.hasPrefix("1"), "could not spoil the tile: \(spoilt)")
+        let spoilt = try await IndependentSQLite.change(
+            cache, "UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+            [.blob(Data((0..<300).map { _ in UInt8.random(in: 0...255) })), .integer(tile.z), .integer(tile.x), .integer(tile.tmsRow)]
+        )
+        try #require(spoilt == 1, "could not spoil the tile: \(spoilt) rows changed")
     }
 
     /// Runs `body` with a workspace and a file of 419 fixture tiles at zooms 15 to 17: enough that
@@ -192,15 +188,11 @@ struct CacheCommandTests {
         try await Self.withSeededCache { workspace, cache in
             let victim = try #require(Self.area.tiles.sorted().first)
             let png = try workspace.write(BlankPNG.data(width: 17, height: 5), to: "wrong-size.png")
-            let replaced = try await runPython("""
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                           (open(sys.argv[2], "rb").read(), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
-                db.commit()
-                print(db.total_changes)
-                """, [cache, png, String(victim.z), String(victim.x), String(victim.tmsRow)])
-            try #require(replaced.status == 0 && replaced.standardOutput.hasPrefix("1"), "could not replace the tile: \(replaced)")
+            let replaced = try await IndependentSQLite.change(
+                cache, "UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                [.blob(try Data(contentsOf: URL(fileURLWithPath: png))), .integer(victim.z), .integer(victim.x), .integer(victim.tmsRow)]
+            )
+            try #require(replaced == 1, "could not replace the tile: \(replaced) rows changed")
 
             let found = try await workspace.mapframe("cache", "verify", "--cache", cache)
             #expect(found.status == 1, "\(found)")

@@ -35,16 +35,11 @@ struct ForeignCacheTests {
 
     /// Deletes the tile under the scene's centre from the file, as another SQLite program would.
     static func deleteCentreTile(from path: String) async throws {
-        let deleted = try await runPython("""
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'tiles'").fetchone()[0]
-            table = "map" if kind == "view" else "tiles"
-            db.execute("DELETE FROM %s WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?" % table, (int(sys.argv[2]), int(sys.argv[3])))
-            db.commit()
-            print(db.total_changes)
-            """, [path, String(centre.x), String(centre.tmsRow)])
-        try #require(deleted.status == 0 && deleted.standardOutput.hasPrefix("1"), "could not delete the centre tile: \(deleted)")
+        let kind = try await IndependentSQLite.query(path, "SELECT type FROM sqlite_master WHERE name = 'tiles'").first?.first
+        let deleted = try await IndependentSQLite.change(
+            path, "DELETE FROM \(kind == "view" ? "map" : "tiles") WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?", [.integer(centre.x), .integer(centre.tmsRow)]
+        )
+        try #require(deleted == 1, "could not delete the centre tile: \(deleted) rows deleted")
     }
 
     @Test("snapshot --offline draws the file, counts every tile cached, and leaves it byte for byte as it was", arguments: makers)
@@ -175,11 +170,7 @@ struct ForeignCacheTests {
                 path = try workspace.write("These are my notes, not a database.\n", to: "atlas.mbtiles")
             } else {
                 path = workspace.path("atlas.mbtiles")
-                let made = try await runPython("""
-                    import sqlite3, sys
-                    sqlite3.connect(sys.argv[1]).executescript("CREATE TABLE places (name TEXT); CREATE TABLE roads (name TEXT);")
-                    """, [path])
-                try #require(made.status == 0, "\(made)")
+                try await IndependentSQLite.execute(path, "CREATE TABLE places (name TEXT); CREATE TABLE roads (name TEXT);")
             }
             let before = try FileSnapshot(path)
             let scene = try workspace.write(Scenes.scene(), to: "scene.json")

@@ -70,18 +70,7 @@ struct HeldStorageTests {
             var routes: [String] = []
             for _ in 0..<4 { routes.append(try await server.postRoute()) }
 
-            let lock = try ChildProcess.start(URL(fileURLWithPath: "/usr/bin/env"), [
-                "python3", "-c", """
-                import sqlite3, sys, time
-                held = []
-                for path in sys.argv[1:3]:
-                    connection = sqlite3.connect(path, isolation_level=None)
-                    connection.execute("BEGIN IMMEDIATE")
-                    held.append(connection)
-                print("locked", flush=True)
-                time.sleep(60)
-                """, workspace.path("cache/local.mbtiles"), workspace.path("cache/routes.sqlite"),
-            ], in: workspace.directory)
+            let lock = try IndependentSQLite.holdWriteLocks(on: [workspace.path("cache/local.mbtiles"), workspace.path("cache/routes.sqlite")], in: workspace.directory)
             defer { _ = lock.stop() }
             try await waitUntil("the files are locked") { lock.standardOutputSoFar.contains("locked") }
             // Deleting a route and storing a fetched tile each wait for the lock.

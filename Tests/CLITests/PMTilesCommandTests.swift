@@ -30,12 +30,7 @@ struct PMTilesCommandTests {
     }
 
     /// Python that reads every tile of the MBTiles file `sys.argv[2]` into `expected`, by z/x/y.
-    static let readMBTiles = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[2])
-        expected = {(z, x, (1 << z) - 1 - row): bytes(data) for z, x, row, data in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")}
-
-        """
+    static let readMBTiles = IndependentSQLite.pythonReadingTiles
 
     /// Python that reads every tile of the archive `sys.argv[1]` with pmtiles, compares each with
     /// the MBTiles file `sys.argv[2]`, and prints the count and what the header and metadata say.

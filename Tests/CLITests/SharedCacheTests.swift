@@ -403,16 +403,15 @@ extension ServeProcess {
 extension Workspace {
     /// Adds routes of three points each to a `routes.sqlite` the server would make.
     func addRoutes(_ ids: [String], to path: String) async throws {
-        let result = try await runPython("""
-            import sqlite3, struct, sys
-            connection = sqlite3.connect(sys.argv[1])
-            connection.execute("CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB)")
-            for index, id in enumerate(sys.argv[2:]):
-                points = struct.pack("<6d", 0.12, 52.20, 0.13 + index / 100, 52.205, 0.14, 52.21)
-                connection.execute("INSERT INTO routes VALUES (?, ?, ?, NULL)", (id, 1700000000.25 + index, points))
-            connection.commit()
-            """, [path] + ids)
-        guard result.status == 0 else { throw TestSetupError(description: "could not write routes: \(result)") }
+        try await IndependentSQLite.execute(path, "CREATE TABLE IF NOT EXISTS routes (id TEXT PRIMARY KEY, created_at REAL NOT NULL, coordinates BLOB NOT NULL, part_lengths BLOB)")
+        for (index, id) in ids.enumerated() {
+            let points = [0.12, 52.20, 0.13 + Double(index) / 100, 52.205, 0.14, 52.21].reduce(into: Data()) { bytes, value in
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            try await IndependentSQLite.change(
+                path, "INSERT INTO routes VALUES (?, 1700000000.25 + ?, ?, NULL)", [.text(id), .integer(index), .blob(points)]
+            )
+        }
     }
 }
 

@@ -104,19 +104,11 @@ struct SnapshotCommandTests {
         try await Workspace.with { workspace in
             let cache = try await workspace.buildFixtures()
             let tile = slippyTile(latitude: 52.2055, longitude: 0.1414, zoom: 16)
-            let corrupt = try await runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
-                "python3", "-c",
-                """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("UPDATE tiles SET tile_data = ? WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?",
-                           (b"this is not a PNG", int(sys.argv[2]), int(sys.argv[3])))
-                db.commit()
-                print(db.total_changes)
-                """,
-                cache, String(tile.x), String(tile.tmsRow),
-            ], in: workspace.directory)
-            try #require(corrupt.status == 0 && corrupt.standardOutput.hasPrefix("1"), "could not corrupt the tile: \(corrupt)")
+            let corrupt = try await IndependentSQLite.change(
+                cache, "UPDATE tiles SET tile_data = ? WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?",
+                [.blob(Data("this is not a PNG".utf8)), .integer(tile.x), .integer(tile.tmsRow)]
+            )
+            try #require(corrupt == 1, "could not corrupt the tile: \(corrupt) rows changed")
 
             let scene = try workspace.write(Scenes.scene(#""attribution": false"#), to: "scene.json")
             let result = try await workspace.mapframe("snapshot", scene, "--cache", cache, "--offline", "--output", workspace.path("out.png"))

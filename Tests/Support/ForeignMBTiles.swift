@@ -106,20 +106,13 @@ public enum ForeignMBTiles {
     /// Sets one stored tile's `tile_data` to an SQL value, such as `'some text'`, `NULL` or `42`,
     /// as a broken tool may leave it. In a view's file, the value goes into `images`.
     public static func setTileData(of tile: TileID, in path: String, toSQL value: String) async throws {
-        let result = try await runPython("""
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'tiles'").fetchone()[0]
-            where = "zoom_level = %d AND tile_column = %d AND tile_row = %d" % (int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
-            if kind == "view":
-                db.execute("UPDATE images SET tile_data = %s WHERE tile_id IN (SELECT tile_id FROM map WHERE %s)" % (sys.argv[2], where))
-            else:
-                db.execute("UPDATE tiles SET tile_data = %s WHERE %s" % (sys.argv[2], where))
-            db.commit()
-            print(db.total_changes)
-            """, [path, value, String(tile.z), String(tile.x), String(tile.tmsRow)])
-        guard result.status == 0, result.standardOutput.hasPrefix("1") else {
-            throw TestSetupError(description: "cannot set \(tile)'s tile_data to \(value) in \(path): \(result)")
+        let kind = try await IndependentSQLite.query(path, "SELECT type FROM sqlite_master WHERE name = 'tiles'").first?.first
+        let place = "zoom_level = \(tile.z) AND tile_column = \(tile.x) AND tile_row = \(tile.tmsRow)"
+        let changed = try await IndependentSQLite.change(path, kind == "view"
+            ? "UPDATE images SET tile_data = \(value) WHERE tile_id IN (SELECT tile_id FROM map WHERE \(place))"
+            : "UPDATE tiles SET tile_data = \(value) WHERE \(place)")
+        guard changed == 1 else {
+            throw TestSetupError(description: "cannot set \(tile)'s tile_data to \(value) in \(path): \(changed) rows changed")
         }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// SIGKILL and could clean up nothing itself: no `mapframe serve`, `postgres` or `nginx` of a run
 /// outlives it.
 ///
-/// A small Python process, in a session of its own so that a terminal's Ctrl-C does not end it
-/// first, watches the test process. While it lives, it notes every descendant (by process id and
+/// A small Python process, in a process group of its own (as every `ChildProcess` is) so that a
+/// terminal's Ctrl-C does not end it first, watches the test process. While it lives, it notes every descendant (by process id and
 /// start time, so that a recycled id is never mistaken for one). When it dies, it kills with
 /// SIGKILL every noted descendant still running, and every process whose environment carries this
 /// run's `marker`, which `childEnvironment` gives each child: that finds the descendants of
@@ -18,17 +18,13 @@ enum OrphanReaper {
     /// This run's value of `variable`.
     static let marker = "\(getpid())-\(UUID().uuidString)"
 
-    /// Starts the watcher once, before the first child; the process is kept for the run.
-    static let watcher: Process? = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, String(getpid()), "\(variable)=\(marker)"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+    /// Starts the watcher once, before the first child; it is kept for the run.
+    static let watcher: ChildProcess? = {
         do {
-            try process.run()
-            return process
+            return try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, String(getpid()), "\(variable)=\(marker)"],
+                in: FileManager.default.temporaryDirectory, environment: ProcessInfo.processInfo.environment
+            )
         } catch {
             FileHandle.standardError.write(Data("warning: cannot start the orphan reaper (\(error)); children of a killed run may be left\n".utf8))
             return nil
@@ -38,10 +34,6 @@ enum OrphanReaper {
     private static let script = """
         import os, signal, sys, time
         parent, marker = int(sys.argv[1]), sys.argv[2].encode()
-        try:
-            os.setsid()
-        except OSError:
-            pass  # already leading a process group of its own, out of reach of the terminal's signals
         mine = os.getpid()
 
         def stat(pid):

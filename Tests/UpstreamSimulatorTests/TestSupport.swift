@@ -13,24 +13,14 @@ struct CurlResult {
 }
 
 /// Runs curl with `arguments` (URLs and options), never through a proxy, returning the response
-/// of a single URL split into status, headers and body. It waits on a thread of its own
-/// (`onThread`).
+/// of a single URL split into status, headers and body.
 func curl(_ arguments: [String]) async throws -> CurlResult {
-    try await onThread { try curlBlocking(arguments) }
-}
+    let finished = try await runProgram(
+        URL(fileURLWithPath: "/usr/bin/env"), ["curl", "--silent", "--include", "--noproxy", "*"] + arguments, in: FileManager.default.temporaryDirectory
+    )
+    let data = finished.standardOutputBytes
 
-private func curlBlocking(_ arguments: [String]) throws -> CurlResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "--silent", "--include", "--noproxy", "*"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-
-    var result = CurlResult(exitCode: process.terminationStatus, status: 0, headers: [:], body: Data())
+    var result = CurlResult(exitCode: finished.status, status: 0, headers: [:], body: Data())
     guard let separator = data.range(of: Data("\r\n\r\n".utf8)) else { return result }
     let head = String(decoding: data[..<separator.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
     result.status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0

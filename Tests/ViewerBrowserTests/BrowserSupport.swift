@@ -82,3 +82,43 @@ extension Colour {
         return Colour(redLevel: channel(redLevel, background.redLevel), greenLevel: channel(greenLevel, background.greenLevel), blueLevel: channel(blueLevel, background.blueLevel))
     }
 }
+
+/// An explorable frame (`snapshot --html`) open in headless Chromium, for tests that read what a
+/// screen reader is given: the page's accessibility tree.
+struct ExplorableFramePage {
+    let browser: DevToolsPipe
+    /// The page's tab, for `browser.call`.
+    let session: String
+    /// The page's whole accessibility tree, in document order.
+    let nodes: [[String: Any]]
+
+    /// Makes a scratch folder named after `purpose`, with the demo's osm fixture cache; `scene`
+    /// writes or names the scene (a path, relative to the folder or absolute); draws its
+    /// explorable frame offline into `frames/`, opens it in Chromium, and runs `body` with the
+    /// page and the folder. Cancels the test when Chromium cannot run here.
+    static func with(
+        _ purpose: String, scene: (TemporaryDirectory) throws -> String, _ body: (ExplorableFramePage, TemporaryDirectory) async throws -> Void
+    ) async throws {
+        let scratch = try TemporaryDirectory(purpose)
+        defer { scratch.remove() }
+        let chromium: Chromium
+        switch try await Chromium.probe(try #require(Chromium.installed), in: scratch) {
+        case .success(let working): chromium = working
+        case .failure(let reason): try Test.cancel("Skipped: \(reason)")
+        }
+        let mapframe = try MapframeExecutable.url()
+        let fixtures = try await runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
+        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures)")
+        let scenePath = try scene(scratch)
+        let snapshot = try await runProgram(mapframe, [
+            "snapshot", scenePath, "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
+        ], in: scratch.url)
+        try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
+        let name = URL(fileURLWithPath: scenePath).deletingPathExtension().lastPathComponent
+
+        let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
+        defer { browser.stop() }
+        let session = try await browser.open(scratch.url.appendingPathComponent("frames/\(name).html"))
+        try await body(ExplorableFramePage(browser: browser, session: session, nodes: try browser.accessibilityTree(session: session)), scratch)
+    }
+}

@@ -2,12 +2,13 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import MapFrameTestSupport
 
 /// Headless Chromium driven through the DevTools protocol over `--remote-debugging-pipe`: the
 /// browser reads commands on its descriptor 3 and writes answers on 4, each a JSON message
 /// ending in a NUL byte. A pipe needs no port and no WebSocket client.
 final class DevToolsPipe {
-    private var process: pid_t = 0
+    private let browser: ChildProcess
     private let toBrowser: Int32
     private let fromBrowser: Int32
     private var pending = Data()
@@ -22,26 +23,23 @@ final class DevToolsPipe {
         // Moved clear of 3 and 4, so that putting one end on 3 cannot overwrite the other.
         let browserReads = fcntl(commands[0], F_DUPFD, 100), browserWrites = fcntl(answers[1], F_DUPFD, 100)
         for fd in [commands[0], answers[1]] { close(fd) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, browserReads, 3)
-        posix_spawn_file_actions_adddup2(&actions, browserWrites, 4)
-        for fd in [browserReads, browserWrites, commands[1], answers[0]] { posix_spawn_file_actions_addclose(&actions, fd) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let arguments = [
-            chromium.path, headlessFlag, "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-proxy-server",
+            headlessFlag, "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-proxy-server",
             "--disable-dev-shm-usage", "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank",
         ]
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let status = posix_spawn(&process, chromium.path, &actions, nil, &argv, environ)
-        close(browserReads)
-        close(browserWrites)
+        defer {
+            close(browserReads)
+            close(browserWrites)
+        }
         toBrowser = commands[1]
         fromBrowser = answers[0]
-        guard status == 0 else { throw BrowserTestError(description: "cannot start \(chromium.path): \(status)") }
+        do {
+            browser = try ChildProcess.start(chromium, arguments, in: FileManager.default.temporaryDirectory, descriptors: [3: browserReads, 4: browserWrites])
+        } catch {
+            close(toBrowser)
+            close(fromBrowser)
+            throw error
+        }
     }
 
     /// Sends `method` (to the page of `session`, if given) and waits for its answer's `result`.
@@ -109,11 +107,9 @@ final class DevToolsPipe {
         return try call("Accessibility.getFullAXTree", session: session)["nodes"] as? [[String: Any]] ?? []
     }
 
-    /// Stops the browser and waits for it.
+    /// Stops the browser, and the processes it started, and waits for it.
     func stop() {
-        kill(process, SIGKILL)
-        var status: Int32 = 0
-        waitpid(process, &status, 0)
+        browser.stop()
         close(toBrowser)
         close(fromBrowser)
     }

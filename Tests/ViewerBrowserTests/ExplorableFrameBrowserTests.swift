@@ -21,55 +21,39 @@ struct ExplorableFrameBrowserTests {
         .timeLimit(.minutes(5))
     )
     func everyElementIsFocusableWithItsLabel() async throws {
-        let scratch = try TemporaryDirectory("explorable")
-        defer { scratch.remove() }
-        let chromium: Chromium
-        switch try await Chromium.probe(try #require(Chromium.installed), in: scratch) {
-        case .success(let working): chromium = working
-        case .failure(let reason): try Test.cancel("Skipped: \(reason)")
+        try await ExplorableFramePage.with("explorable", scene: { scratch in
+            try Data(Self.scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
+            return "explore.json"
+        }) { page, scratch in
+            let described = try await runProgram(try MapframeExecutable.url(), ["describe", "explore.json"], in: scratch.url)
+            let short = String(described.standardOutput.split(separator: "\n").first ?? "")
+            let (browser, session, nodes) = (page.browser, page.session, page.nodes)
+            let links = nodes.filter { $0.value(at: "role", "value") as? String == "link" }
+            func focusable(_ node: [String: Any]) -> Bool {
+                (node["properties"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "focusable" && ($0.value(at: "value", "value") as? NSNumber)?.boolValue == true }
+            }
+            let names = links.filter(focusable).compactMap { $0.value(at: "name", "value") as? String }
+            for label in [
+                "Start marker", "Finish marker", "Route", "Photo 12: Cycle parking", "Your location, accurate to 65 metres",
+                "Plan route tab, selected", "Itinerary tab", "Zoom in", "Find my location", "Map attribution: © OpenStreetMap contributors",
+            ] {
+                #expect(names.contains(label), "no focusable link named \(label); links: \(names)")
+            }
+            let images = nodes.filter { $0.value(at: "role", "value") as? String == "image" }.compactMap { $0.value(at: "name", "value") as? String }
+            #expect(!short.isEmpty && images.contains(short), "no image named \(short); images: \(images)")
+            // Tab reaches the areas: the first press focuses the explorer, which the arrow keys
+            // move about, and the next the first element, the status bar.
+            func tab() throws {
+                try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+                try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
+            }
+            try tab()
+            let explorer = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.id"], session: session)
+            #expect(explorer.value(at: "result", "value") as? String == "explorer")
+            try tab()
+            let focused = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.alt"], session: session)
+            #expect(focused.value(at: "result", "value") as? String == "Status bar, 09:41")
         }
-
-        let mapframe = try MapframeExecutable.url()
-        let fixtures = try await runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
-        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures)")
-        try Data(Self.scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
-        let snapshot = try await runProgram(mapframe, [
-            "snapshot", "explore.json", "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
-        ], in: scratch.url)
-        try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
-        let described = try await runProgram(mapframe, ["describe", "explore.json"], in: scratch.url)
-        let short = String(described.standardOutput.split(separator: "\n").first ?? "")
-        let page = scratch.url.appendingPathComponent("frames/explore.html")
-
-        let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
-        defer { browser.stop() }
-        let session = try await browser.open(page)
-        let nodes = try browser.accessibilityTree(session: session)
-        let links = nodes.filter { $0.value(at: "role", "value") as? String == "link" }
-        func focusable(_ node: [String: Any]) -> Bool {
-            (node["properties"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "focusable" && ($0.value(at: "value", "value") as? NSNumber)?.boolValue == true }
-        }
-        let names = links.filter(focusable).compactMap { $0.value(at: "name", "value") as? String }
-        for label in [
-            "Start marker", "Finish marker", "Route", "Photo 12: Cycle parking", "Your location, accurate to 65 metres",
-            "Plan route tab, selected", "Itinerary tab", "Zoom in", "Find my location", "Map attribution: © OpenStreetMap contributors",
-        ] {
-            #expect(names.contains(label), "no focusable link named \(label); links: \(names)")
-        }
-        let images = nodes.filter { $0.value(at: "role", "value") as? String == "image" }.compactMap { $0.value(at: "name", "value") as? String }
-        #expect(!short.isEmpty && images.contains(short), "no image named \(short); images: \(images)")
-        // Tab reaches the areas: the first press focuses the explorer, which the arrow keys
-        // move about, and the next the first element, the status bar.
-        func tab() throws {
-            try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
-            try _ = browser.call("Input.dispatchKeyEvent", ["type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9], session: session)
-        }
-        try tab()
-        let explorer = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.id"], session: session)
-        #expect(explorer.value(at: "result", "value") as? String == "explorer")
-        try tab()
-        let focused = try browser.call("Runtime.evaluate", ["expression": "document.activeElement.alt"], session: session)
-        #expect(focused.value(at: "result", "value") as? String == "Status bar, 09:41")
     }
 }
 
