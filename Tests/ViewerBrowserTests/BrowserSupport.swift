@@ -94,10 +94,12 @@ struct ExplorableFramePage {
 
     /// Makes a scratch folder named after `purpose`, with the demo's osm fixture cache; `scene`
     /// writes or names the scene (a path, relative to the folder or absolute); draws its
-    /// explorable frame offline into `frames/`, opens it in Chromium, and runs `body` with the
-    /// page and the folder. Cancels the test when Chromium cannot run here.
+    /// explorable frame offline into `frames/` with `snapshot`'s `options`, opens it in Chromium
+    /// (with `script` run before the page's own, if given), and runs `body` with the page and
+    /// the folder. Cancels the test when Chromium cannot run here.
     static func with(
-        _ purpose: String, scene: (TemporaryDirectory) throws -> String, _ body: (ExplorableFramePage, TemporaryDirectory) async throws -> Void
+        _ purpose: String, scene: (TemporaryDirectory) throws -> String, options: [String] = [], injecting script: String? = nil,
+        _ body: (ExplorableFramePage, TemporaryDirectory) async throws -> Void
     ) async throws {
         let scratch = try TemporaryDirectory(purpose)
         defer { scratch.remove() }
@@ -112,13 +114,13 @@ struct ExplorableFramePage {
         let scenePath = try scene(scratch)
         let snapshot = try await runProgram(mapframe, [
             "snapshot", scenePath, "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
-        ], in: scratch.url)
+        ] + options, in: scratch.url)
         try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
         let name = URL(fileURLWithPath: scenePath).deletingPathExtension().lastPathComponent
 
         let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
         defer { browser.stop() }
-        let session = try await browser.open(scratch.url.appendingPathComponent("frames/\(name).html"))
+        let session = try await browser.open(scratch.url.appendingPathComponent("frames/\(name).html"), injecting: script)
         try await body(ExplorableFramePage(browser: browser, session: session, nodes: try browser.accessibilityTree(session: session)), scratch)
     }
 }

@@ -79,13 +79,16 @@ final class DevToolsPipe {
         }
     }
 
-    /// Opens `page` (a `file:` URL) in a new tab, waits until it has loaded, and returns the
-    /// tab's session for `call`.
-    func open(_ page: URL) async throws -> String {
-        let target = try call("Target.createTarget", ["url": page.absoluteString])
+    /// Opens `page` (a `file:` URL) in a new tab, with `script` run before the page's own if
+    /// given, waits until it has loaded, and returns the tab's session for `call`.
+    func open(_ page: URL, injecting script: String? = nil) async throws -> String {
+        let target = try call("Target.createTarget", ["url": "about:blank"])
         guard let targetID = target["targetId"] as? String else { throw BrowserTestError(description: "no target for \(page)") }
         let attached = try call("Target.attachToTarget", ["targetId": targetID, "flatten": true])
         guard let session = attached["sessionId"] as? String else { throw BrowserTestError(description: "no session for \(page)") }
+        _ = try call("Page.enable", session: session)
+        if let script { _ = try call("Page.addScriptToEvaluateOnNewDocument", ["source": script], session: session) }
+        _ = try call("Page.navigate", ["url": page.absoluteString], session: session)
         let deadline = ContinuousClock.now + .seconds(30)
         // The new tab starts on about:blank, which is complete at once: wait for the page itself.
         func loaded() throws -> Bool {

@@ -203,39 +203,20 @@ struct ExplorerPage {
         """
 
     /// Draws `scene` with `snapshot --html` and `options`, opens its page (with the recorder,
-    /// if `recording`) and gives it to `body`.
+    /// if `recording`) and gives it to `body` once its frame image has loaded.
     static func open(scene: String, options: [String] = [], recording: Bool = false, _ body: (ExplorerPage) async throws -> Void) async throws {
-        let scratch = try TemporaryDirectory("explorer")
-        defer { scratch.remove() }
-        let chromium: Chromium
-        switch try await Chromium.probe(try #require(Chromium.installed), in: scratch) {
-        case .success(let working): chromium = working
-        case .failure(let reason): try Test.cancel("Skipped: \(reason)")
+        try await ExplorableFramePage.with("explorer", scene: { scratch in
+            try Data(scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
+            return "explore.json"
+        }, options: options, injecting: recording ? recorder : nil) { opened, scratch in
+            let page = ExplorerPage(browser: opened.browser, session: opened.session, frameImage: scratch.url.appendingPathComponent("frames/explore.png"))
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try page.string(#"document.getElementById("frame-image").complete ? "yes" : "no""#) != "yes" {
+                try #require(ContinuousClock.now < deadline, "the frame image did not load")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await body(page)
         }
-        let mapframe = try MapframeExecutable.url()
-        let fixtures = try await runProgram(mapframe, ["fixtures", "--style", "osm", "--output", scratch.path("osm.mbtiles")], in: scratch.url)
-        try #require(fixtures.status == 0, "mapframe fixtures failed: \(fixtures)")
-        try Data(scene.utf8).write(to: scratch.url.appendingPathComponent("explore.json"))
-        let snapshot = try await runProgram(mapframe, [
-            "snapshot", "explore.json", "--out-dir", "frames", "--cache", "osm.mbtiles", "--offline", "--html",
-        ] + options, in: scratch.url)
-        try #require(snapshot.status == 0, "snapshot --html failed: \(snapshot)")
-        let url = scratch.url.appendingPathComponent("frames/explore.html")
-
-        let browser = try DevToolsPipe(chromium: chromium.executable, headlessFlag: chromium.headlessFlag, profile: scratch.path("profile"))
-        defer { browser.stop() }
-        let target = try browser.call("Target.createTarget", ["url": "about:blank"])
-        let attached = try browser.call("Target.attachToTarget", ["targetId": try #require(target["targetId"] as? String), "flatten": true])
-        let page = ExplorerPage(browser: browser, session: try #require(attached["sessionId"] as? String), frameImage: scratch.url.appendingPathComponent("frames/explore.png"))
-        try page.call("Page.enable")
-        if recording { try page.call("Page.addScriptToEvaluateOnNewDocument", ["source": recorder]) }
-        try page.call("Page.navigate", ["url": url.absoluteString])
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try page.string(#"location.protocol === "file:" && document.readyState === "complete" && document.getElementById("frame-image").complete ? "yes" : "no""#) != "yes" {
-            try #require(ContinuousClock.now < deadline, "the page did not load")
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await body(page)
     }
 
     @discardableResult
