@@ -49,6 +49,29 @@ import Testing
         #expect(message?.contains(expected) == true, "\(String(describing: message)) should contain \(expected)")
     }
 
+    /// Numbers read on the short path and on `Double(_:)`'s are the same doubles, bit for bit:
+    /// coordinates of every length, signs, exponents and the edges of the short path.
+    @Test func readsNumbersAsDoubleDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = [
+            "0", "-0", "0.0", "-0.0", "1", "9007199254740992", "9007199254740993", "-9007199254740993", "1e22", "1e23", "1.5e-22",
+            "1.5e-23", "123456789012345678", "0.000000000000000000001", "4.35", "0.1", "0.3", "52.2072", "-0.141234", "1E5", "2e+3",
+            "17e-0", "1.7976931348623157e308", "5e-324", "2.2250738585072014e-308",
+        ]
+        for _ in 0..<5_000 {
+            let decimals = Int.random(in: 0...12, using: &generator)
+            let value = Double.random(in: -180...180, using: &generator)
+            texts.append(String(format: "%.\(decimals)f", value))
+            texts.append(String(format: "%.\(decimals)e", value))
+        }
+        let parsed = try parse("[" + texts.joined(separator: ", ") + "]")
+        guard case .array(let numbers) = parsed else { Issue.record("not an array: \(parsed)"); return }
+        for (text, number) in zip(texts, numbers) {
+            guard case .number(let value) = number, let expected = Double(text) else { Issue.record("\(text) read as \(number)"); continue }
+            #expect(value.bitPattern == expected.bitPattern, "\(text) read as \(value), not \(expected)")
+        }
+    }
+
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
         #expect(error(deep)?.contains("nesting deeper than 256 levels") == true)
