@@ -293,13 +293,14 @@ public enum SceneFile {
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(positions.count)
         for (index, position) in positions.enumerated() {
-            let itemPath = "\(path)[\(index)]"
+            // Paths are only spelt out for an error: a route has thousands of positions.
+            func itemPath() -> String { "\(path)[\(index)]" }
             guard case .array(let numbers) = position, numbers.count == 2 || numbers.count == 3 else {
-                throw JSONFieldError(path: itemPath, value: position, allowed: "a [lon, lat] position (GeoJSON order)")
+                throw JSONFieldError(path: itemPath(), value: position, allowed: "a [lon, lat] position (GeoJSON order)")
             }
             coordinates.append(Coordinate(
-                latitude: try JSONObjectReader.number(numbers[1], path: "\(itemPath)[1] (lat)", in: latitudeRange),
-                longitude: try JSONObjectReader.number(numbers[0], path: "\(itemPath)[0] (lon)", in: longitudeRange)
+                latitude: try JSONObjectReader.number(numbers[1], path: "\(itemPath())[1] (lat)", in: latitudeRange),
+                longitude: try JSONObjectReader.number(numbers[0], path: "\(itemPath())[0] (lon)", in: longitudeRange)
             ))
         }
         return coordinates

@@ -88,13 +88,13 @@ public struct JSONObjectReader: Sendable {
         return number
     }
 
-    /// Checks that a value is a number within `range`.
-    public static func number(_ value: JSONValue, path: String, in range: ClosedRange<Double>) throws(JSONFieldError) -> Double {
+    /// Checks that a value is a number within `range`; `path` is only worked out for an error.
+    public static func number(_ value: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Double>) throws(JSONFieldError) -> Double {
         guard case .number(let number) = value else {
-            throw JSONFieldError(path: path, value: value, allowed: "a number in \(describe(range))")
+            throw JSONFieldError(path: path(), value: value, allowed: "a number in \(describe(range))")
         }
         guard range.contains(number) else {
-            throw JSONFieldError(path: path, message: "\(JSONValue.format(number)) is outside the allowed range \(describe(range))")
+            throw JSONFieldError(path: path(), message: "\(JSONValue.format(number)) is outside the allowed range \(describe(range))")
         }
         return number
     }
