@@ -71,7 +71,13 @@ public struct AttributionPainter: OverlayPainter {
 
     public func draw(in context: DrawingContext) {
         guard !text.isEmpty else { return }
-        let layout = layout(on: context.canvas, frame: context.frame, theme: context.theme)
+        let style = context.theme[AttributionStyle.self]
+        context.canvas.setFont(size: style.fontSize * context.frame.scale)
+        let key = AttributionLayouts.Key(
+            text: text, style: style, scale: context.frame.scale, width: context.frame.viewport.pixelWidth,
+            height: context.frame.viewport.pixelHeight, antialiasing: context.theme.antialiasing
+        )
+        let layout = context.attributionLayouts.layout(for: key) { self.layout(on: context.canvas, frame: context.frame, theme: context.theme) }
         context.canvas.fill(layout.box, with: context.theme[AttributionStyle.self].background)
         for line in layout.lines {
             context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: context.theme[AttributionStyle.self].text)
@@ -126,4 +132,32 @@ extension AttributionStyle: ThemedStyle {
         style.text = CategoryPalette.ink
         return style
     }()
+}
+
+/// Attribution boxes as laid out, by all their layout depends on: laying a box out takes five
+/// Pango layouts (the wrap, the metrics, each line's width and ink), and every frame of a style
+/// at a size lays out the same box. One renderer's, as its sprites are; at most `capacity`
+/// boxes, all forgotten when more are asked for.
+final class AttributionLayouts {
+    struct Key: Hashable {
+        var text: String
+        var style: AttributionStyle
+        var scale: Double
+        var width: Int
+        var height: Int
+        var antialiasing: Bool
+    }
+
+    /// Styles, scales and the sizes a server's clients ask for: a few dozen at most in use.
+    static let capacity = 32
+
+    private var layouts: [Key: AttributionPainter.Layout] = [:]
+
+    func layout(for key: Key, make: () -> AttributionPainter.Layout) -> AttributionPainter.Layout {
+        if let layout = layouts[key] { return layout }
+        if layouts.count >= Self.capacity { layouts.removeAll() }
+        let layout = make()
+        layouts[key] = layout
+        return layout
+    }
 }

@@ -16,9 +16,10 @@ public struct RenderedFrame {
 
 /// Composites scenes into frames: tiles, then each of the scene's layers in order, in the
 /// scene's theme.
-/// One renderer keeps its marker sprites between frames; use one per thread.
+/// One renderer keeps its marker sprites and attribution boxes between frames; use one per thread.
 public final class FrameRenderer {
     private let sprites = SpriteCache()
+    private let attributionLayouts = AttributionLayouts()
 
     public init() {}
 
@@ -56,13 +57,13 @@ public final class FrameRenderer {
         let canvas: Canvas
         if let chrome = scene.chrome {
             canvas = Canvas(width: scene.viewport.pixelWidth, height: scene.viewport.pixelHeight)
-            let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites)
+            let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites, attributionLayouts: attributionLayouts)
             for painter in chrome.painters { painter.draw(in: context) }
             canvas.draw(panel.canvas, atX: 0, y: Double(scene.mapPanelTop * scene.viewport.scale))
         } else {
             canvas = panel.canvas
         }
-        let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites)
+        let context = DrawingContext(canvas: canvas, frame: frame, theme: scene.theme, sprites: sprites, attributionLayouts: attributionLayouts)
         for painter in screenPainters { painter.draw(in: context) }
         return RenderedFrame(canvas: canvas, geometry: panel.geometry, tileCount: panel.tileCount, missingTiles: panel.missingTiles)
     }
@@ -92,7 +93,7 @@ public final class FrameRenderer {
         let overlays = FrameRenderer.overlayPainters(for: scene, tileSet: tileSet)
         let canvas = Canvas(width: geometry.viewport.pixelWidth, height: geometry.viewport.pixelHeight)
         canvas.cutoff = cutoff?.started()
-        let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites)
+        let context = DrawingContext(canvas: canvas, frame: geometry, theme: scene.theme, sprites: sprites, attributionLayouts: attributionLayouts)
         // A panel a layer covers whole needs no tiles, and so fetches none.
         let basemap = scene.coversMapPanel ? nil : BasemapPainter(tiles: tiles, grid: tileSet.grid)
         basemap?.draw(in: context)

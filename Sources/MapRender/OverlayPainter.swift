@@ -8,19 +8,21 @@ public struct DrawingContext {
     /// The style values to draw in.
     public let theme: Theme
     let sprites: SpriteCache
+    let attributionLayouts: AttributionLayouts
 
     /// Sets the canvas's anti-aliasing as the theme says.
-    init(canvas: Canvas, frame: FrameGeometry, theme: Theme, sprites: SpriteCache) {
+    init(canvas: Canvas, frame: FrameGeometry, theme: Theme, sprites: SpriteCache, attributionLayouts: AttributionLayouts) {
         self.canvas = canvas
         self.frame = frame
         self.theme = theme
         self.sprites = sprites
+        self.attributionLayouts = attributionLayouts
         canvas.setAntialiasing(theme.antialiasing)
     }
 
-    /// A context for drawing painters onto any canvas, with its own sprite cache.
+    /// A context for drawing painters onto any canvas, with its own sprites and attribution boxes.
     public init(canvas: Canvas, frame: FrameGeometry, theme: Theme = .cycleStreets) {
-        self.init(canvas: canvas, frame: frame, theme: theme, sprites: SpriteCache())
+        self.init(canvas: canvas, frame: frame, theme: theme, sprites: SpriteCache(), attributionLayouts: AttributionLayouts())
     }
 }
 
