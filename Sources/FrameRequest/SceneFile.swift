@@ -99,7 +99,7 @@ public enum SceneFile {
         themed.theme = theme
         if themed.chrome != nil, let source = catalog[scene.style] {
             let zoom = FrameRenderer.geometry(for: themed, tileSet: source.tileSet).camera.zoom
-            themed.chrome = sceneChrome(for: themed, zoom: zoom, zoomRange: source.tileSet.zoomRange)
+            themed.chrome = SceneBuilder.plannerChrome(for: themed, zoom: zoom, zoomRange: source.tileSet.zoomRange)
         }
         return themed
     }
@@ -127,7 +127,7 @@ public enum SceneFile {
         try root.rejectUnknownFields(allowed: topLevelFields)
 
         let header = try FrameHeader(root, styles: catalog.sources.mapValues(\.tileSet.zoomRange))
-        let styleName = header.style, viewport = header.layout.frameViewport, chrome = header.layout.chrome
+        let styleName = header.style
         guard let source = catalog[styleName] else {
             throw JSONFieldError(path: "style", value: .string(styleName), allowed: "one of \(catalog.names.joined(separator: ", "))")
         }
@@ -153,21 +153,15 @@ public enum SceneFile {
         if case .fitAll = camera, start == nil, finish == nil, route == nil, photos.isEmpty, location == nil, transit == nil, departures == nil, mapObjects.isEmpty {
             throw JSONFieldError(path: "camera.fit", message: "\"all\" has nothing to fit; add start, finish, route, photos, location, transit or layers")
         }
-        var scene = Scene(
-            viewport: viewport, style: styleName, camera: camera, start: start, finish: finish, route: route,
-            photos: photos, location: location, transit: transit, attribution: departures != nil && !root.has("attribution") ? .hidden : try parseAttribution(root),
-            departureBoard: departures
+        let overlays = Scene.Overlays(
+            start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
+            attribution: departures != nil && !root.has("attribution") ? .hidden : try parseAttribution(root), departureBoard: departures
         )
-        scene.addMapObjects(mapObjects)
-        scene.theme = header.theme
-        if chrome {
-            // The map panel is smaller with chrome, so the camera (and with it the zoom buttons) is
-            // resolved with the chrome in place.
-            scene.chrome = sceneChrome(for: scene, zoom: nil, zoomRange: source.tileSet.zoomRange)
-            let zoom = FrameRenderer.geometry(for: scene, tileSet: source.tileSet).camera.zoom
-            scene.chrome = sceneChrome(for: scene, zoom: zoom, zoomRange: source.tileSet.zoomRange)
-        }
-        return Loaded(scene: scene, journey: journey)
+        var builder = SceneBuilder(
+            layout: header.layout, style: styleName, theme: header.theme, camera: camera, overlays: overlays, chrome: .planner(tileSet: source.tileSet)
+        )
+        builder.mapObjects = mapObjects
+        return Loaded(scene: builder.build(), journey: journey)
     }
 
     /// `{"journey": "file"}`: a CycleStreets journey answer (XML or JSON), its path relative to
@@ -192,23 +186,6 @@ public enum SceneFile {
         } catch {
             throw JSONFieldError(path: path, message: "\(file) cannot be read (\(error.localizedDescription))")
         }
-    }
-
-    /// The chrome `"chrome": true` draws. A scene of photos alone is the Photomap; any other
-    /// scene is the journey planner in the phase its markers and route show, with that phase's
-    /// commentary and enabled buttons. Zooming is enabled while the camera's zoom is inside the
-    /// style's range.
-    static func sceneChrome(for scene: Scene, zoom: Double?, zoomRange: ZoomRange) -> PhoneChrome {
-        let zoomButtons = zoom.map { ToolbarButton.zoomButtons(at: $0, in: zoomRange) } ?? []
-        let overlays = scene.overlays
-        if overlays.start == nil, overlays.finish == nil, overlays.route == nil, overlays.location == nil, !overlays.photos.isEmpty {
-            return .photomap(enabled: Set(zoomButtons))
-        }
-        let phase = PlannerPhase(hasStart: overlays.start != nil, hasFinish: overlays.finish != nil, hasRoute: overlays.route != nil)
-        return .journeyPlanner(
-            commentary: PhoneChrome.Commentary(phase.commentary, isButton: phase.commentaryIsButton),
-            enabled: Set(phase.enabledButtons + zoomButtons)
-        )
     }
 
     private static func parseCamera(_ camera: JSONObjectReader, header: FrameHeader) throws(JSONFieldError) -> Scene.CameraSpec {

@@ -33,11 +33,14 @@ public final class MapServerApp: Sendable {
     /// so that one slow body does not hold up the rest, taking clients in turn; past a few
     /// waiting bodies (two a client) the server answers 503.
     let bodyWork = BlockingPool(threads: 2, queueLimit: 8)
+    /// How `run` stops: on SIGTERM or SIGINT, or when `stop()` asks.
+    private let shutdown: ShutdownGrace
 
     public init(configuration: MapServerConfiguration) async throws {
         // Before any metric is made, or it would go to the no-op default and never be seen.
         _ = MapServerApp.metricsRegistry
         self.configuration = configuration
+        shutdown = ShutdownGrace(logger: configuration.logger)
         requestLog = configuration.accessLog.map(RequestLog.init)
         guard let routes = try await configuration.routeLocation.openRouteStore(quota: configuration.routeQuota) else {
             preconditionFailure("the server's route location is a directory or a database, never a single file or an archive")
@@ -64,8 +67,9 @@ public final class MapServerApp: Sendable {
         return registry
     }()
 
-    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish, for
+    /// Serves until SIGTERM or SIGINT or `stop()`, then lets requests in flight finish, for
     /// `ShutdownGrace.period` at most, and returns. `onListening` gets the bound port (useful with port 0).
+    /// Runs once.
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = configuration.logger
         let flusher = PeriodicFlush(tiles: tiles, storageHealth: storageHealth)
@@ -88,7 +92,7 @@ public final class MapServerApp: Sendable {
         )
         let stopped: Result<Void, any Error>
         do {
-            try await ShutdownGrace(logger: logger).run([app])
+            try await shutdown.run([app])
             stopped = .success(())
         } catch {
             stopped = .failure(error)
@@ -98,6 +102,12 @@ public final class MapServerApp: Sendable {
         await configuration.accessLog?.close()
         await StandardError.flush(within: .seconds(1))
         try stopped.get()
+    }
+
+    /// Stops `run` as SIGTERM does: no new connections, requests in flight finish (for
+    /// `ShutdownGrace.period` at most), and a second call closes the connections still open.
+    public func stop() {
+        shutdown.requestStop("asked to stop")
     }
 
     /// The connections served at once: the configured number, or fewer when the descriptor limit,

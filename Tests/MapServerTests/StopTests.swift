@@ -31,7 +31,7 @@ import Glibc
             let stopped = Flag()
             let storm = ConnectionStorm(port: server.port, stopAfter: ConnectionStorm.stopPoint(round: round)) {
                 Task {
-                    await server.stop()
+                    await server.cancel()
                     stopped.set()
                 }
             }

@@ -204,11 +204,13 @@ func expectJSONError(_ reply: HTTPReply, status: Int, mentions phrase: String, s
 final class TestServer: StartedServer {
     let port: Int
     let cacheDirectory: String
+    private let app: MapServerApp
     private let task: Task<Void, any Error>
 
-    private init(port: Int, cacheDirectory: String, task: Task<Void, any Error>) {
+    private init(port: Int, cacheDirectory: String, app: MapServerApp, task: Task<Void, any Error>) {
         self.port = port
         self.cacheDirectory = cacheDirectory
+        self.app = app
         self.task = task
     }
 
@@ -280,7 +282,7 @@ final class TestServer: StartedServer {
             } ended: {
                 progress.withLock { $0.end }
             }
-            return TestServer(port: port, cacheDirectory: configuration.cacheLocation.description, task: task)
+            return TestServer(port: port, cacheDirectory: configuration.cacheLocation.description, app: app, task: task)
         } catch {
             task.cancel()
             _ = await task.result
@@ -288,8 +290,17 @@ final class TestServer: StartedServer {
         }
     }
 
-    /// Stops the server by cancelling its task, and waits for it to end.
+    /// Stops the server as SIGTERM stops `mapframe serve` (`MapServerApp.stop()`): no new
+    /// connections, requests in flight finish, and the connections left are closed. Waits
+    /// for it to end.
     func stop() async {
+        app.stop()
+        _ = await task.result
+    }
+
+    /// Stops the server by cancelling its task, which closes every connection at once, and
+    /// waits for it to end: for the tests of what cancelling leaves.
+    func cancel() async {
         task.cancel()
         _ = await task.result
     }

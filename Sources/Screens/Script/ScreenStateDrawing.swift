@@ -14,32 +14,21 @@ import Wording
 /// the screen's function. An open photo covers all but the status bar, and an open dialog is
 /// drawn over everything.
 extension ScreenState {
-    /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`.
+    /// The scene for this state in `layout`, over tiles of `style`, drawn in `theme`, put
+    /// together by the builder every scene goes through.
     public func scene(layout: ScreenLayout, style: String, theme: Theme) -> Scene {
-        var scene = Scene(
-            viewport: layout.frameViewport,
-            style: style,
-            camera: .fixed(camera),
-            start: start,
-            finish: finish,
-            route: routeLine,
-            photos: photos,
-            location: locationRing,
-            transit: transit,
+        let overlays = Scene.Overlays(
+            start: start, finish: finish, route: routeLine, photos: photos, location: locationRing, transit: transit,
             attribution: itineraryList == nil && departureBoard == nil ? .current : .hidden,
-            emphasisedStage: emphasisedStage,
-            loading: loading,
-            itineraryList: itineraryList,
-            departureBoard: departureBoard,
-            chrome: layout.chrome ? chrome : nil
+            emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList, departureBoard: departureBoard
         )
-        scene.theme = theme
+        var builder = SceneBuilder(layout: layout, style: style, theme: theme, camera: .fixed(camera), overlays: overlays, chrome: .screen(chrome))
         if let photoView {
             let top = layout.chrome ? Double(PhoneChrome.statusBarHeight) : 0
-            scene.screenLayers.append(PhotoViewPainter(view: photoView, top: top))
+            builder.screenLayers.append(PhotoViewPainter(view: photoView, top: top))
         }
-        if let dialog { scene.screenLayers.append(AlertDialogPainter(dialog: dialog)) }
-        return scene
+        if let dialog { builder.screenLayers.append(AlertDialogPainter(dialog: dialog)) }
+        return builder.build()
     }
 
     /// The status bar, toolbar and tab bar for this state.
