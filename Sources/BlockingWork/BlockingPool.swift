@@ -16,10 +16,12 @@ public struct BlockingWorkRefused: Error, Sendable {}
 /// those have a bounded queue, shared fairly between clients (`client`):
 /// - while work waits, the next thread to come free takes the oldest waiting work of the next
 ///   client in turn, so one client's many jobs delay another's by at most one job each;
-/// - a named client may have at most a quarter of the queue waiting (at least one job), and the
-///   queue holds at most `queueLimit` jobs; work past either is refused (`BlockingWorkRefused`),
-///   rather than let memory grow. Work for no client in particular (a command's own frames) may
-///   fill the queue.
+/// - a named client may have a quarter of the queue waiting (at least one job), and more only
+///   while the queue is under half full; the queue holds at most `queueLimit` jobs, and work past
+///   either is refused (`BlockingWorkRefused`), rather than let memory grow. So a client alone
+///   may use half the queue, and never more, and once it is half full nobody grows past a
+///   quarter: however one client floods, two others still find their quarter. Work for no client
+///   in particular (a command's own frames) may fill the queue.
 public final class BlockingPool: Sendable {
     /// Whom work is done for: the server sets each request's client address. Work with no
     /// client set (empty) shares one turn, and is not held to a client's share.
@@ -83,8 +85,10 @@ public func assertNotOnEventLoop(_ work: @autoclosure () -> String, file: Static
 private final class FairQueue: Sendable {
     private let threads: Int
     private let limit: Int
-    /// The most jobs one client may have waiting.
-    private let clientLimit: Int
+    /// The jobs one client may have waiting however full the queue is.
+    private let clientShare: Int
+    /// Half the queue: while fewer jobs wait, a client may have more than its share.
+    private let halfFull: Int
 
     private struct Waiter {
         let id: Int
@@ -105,7 +109,8 @@ private final class FairQueue: Sendable {
     init(threads: Int, limit: Int) {
         self.threads = threads
         self.limit = limit
-        clientLimit = max(1, limit / 4)
+        clientShare = max(1, limit / 4)
+        halfFull = limit / 2
     }
 
     /// Returns once `client`'s job may run: at once when a thread is free and nobody waits.
@@ -168,9 +173,11 @@ private final class FairQueue: Sendable {
         }
     }
 
-    /// Whether the queue, and `client`'s share of it, has room for one more waiting job.
+    /// Whether the queue, and `client`'s share of it, has room for one more waiting job: a
+    /// client's quarter, or anything while the queue is under half full.
     private func hasRoom(for client: String, in state: State) -> Bool {
-        state.waitingCount < limit && (client.isEmpty || state.waiting[client, default: []].count < clientLimit)
+        guard state.waitingCount < limit else { return false }
+        return client.isEmpty || state.waitingCount < halfFull || state.waiting[client, default: []].count < clientShare
     }
 
     /// Ends a job: its thread goes to the next client in turn, or is free.
