@@ -230,10 +230,11 @@ import TileStore
         #expect(missing == 0)
     }
 
-    @Test("one client may have a quarter of the queue waiting: its second waiting frame is refused while the queue has room")
-    func aClientHasAQuarterOfTheQueue() async throws {
-        // A queue of four: a client may have one frame waiting.
-        let outcomes = try await Self.twoFramesBehindABusyThread(renderQueueLimit: 4, client: "192.0.2.1")
+    @Test("one client may have its share of the queue waiting, and no more once it is half full: its second waiting frame is refused while the queue has room")
+    func aClientHasItsShareOfTheQueue() async throws {
+        // A queue of two: its share is one frame (a quarter, at least one), and with that one
+        // frame waiting the queue is half full.
+        let outcomes = try await Self.twoFramesBehindABusyThread(renderQueueLimit: 2, client: "192.0.2.1")
         guard case .refused = outcomes[0] else {
             Issue.record("the client's second waiting frame was not refused: \(outcomes[0])")
             return

@@ -85,36 +85,50 @@ struct FairTurnsTests {
         await pool.shutdown()
     }
 
-    @Test("a client may fill only a quarter of a pool's queue; the rest is refused, and others still get in")
+    @Test("a client alone may fill half a pool's queue, no more; two others still find their quarter, and no more once it is half full")
     func aClientFillsOnlyItsShare() async throws {
         let pool = BlockingPool(threads: 1, queueLimit: 8)
         let gate = DispatchSemaphore(value: 0)
-        let refused = Counter()
-        let results = Task {
-            try await BlockingPool.$client.withValue("flood") {
-                await withTaskGroup(of: Bool.self) { group in
-                    for _ in 0..<6 {
-                        group.addTask {
-                            let ran = (try? await pool.run { gate.wait() }) != nil
-                            if !ran { refused.add() }
-                            return ran
+        let refused = RefusalCounts()
+        /// `count` jobs from `client` at once, each held at the gate; whether each ran.
+        func jobs(_ count: Int, from client: String) -> Task<[Bool], Never> {
+            Task {
+                await BlockingPool.$client.withValue(client) {
+                    await withTaskGroup(of: Bool.self) { group in
+                        for _ in 0..<count {
+                            group.addTask {
+                                let ran = (try? await pool.run { gate.wait() }) != nil
+                                if !ran { refused.add(client) }
+                                return ran
+                            }
                         }
+                        return await group.reduce(into: []) { $0.append($1) }
                     }
-                    return await group.reduce(into: []) { $0.append($1) }
                 }
             }
         }
-        // One running and two waiting (a quarter of 8): the other three are refused at once. The
-        // gate stays shut until they are, so a job that starts late on a loaded machine still
-        // finds the share full.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while refused.value < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        let other = Task { try await BlockingPool.$client.withValue("other") { try await pool.run { true } } }
+        /// Waits until `client` has had `count` jobs refused, or 10 s.
+        func awaitRefusals(_ count: Int, of client: String) async throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while refused[client] < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        // One running and four waiting (half of 8, more than its quarter of 2, as the queue was
+        // under half full): the other three are refused at once. The gate stays shut until they
+        // are, so a job that starts late on a loaded machine still finds the queue as it was.
+        let flood = jobs(8, from: "flood")
+        try await awaitRefusals(3, of: "flood")
+        // The queue is half full: each newcomer may have its quarter, two, and the third job of
+        // either is refused though the queue has room for it.
+        let other = jobs(3, from: "other")
+        try await awaitRefusals(1, of: "other")
+        let third = jobs(3, from: "third")
+        try await awaitRefusals(1, of: "third")
         try await Task.sleep(for: .milliseconds(100))
-        for _ in 0..<4 { gate.signal() }
-        let flood = try await results.value
-        #expect(flood.filter { $0 }.count == 3, "\(flood)")
-        #expect(try await other.value)
+        #expect(refused["flood"] == 3 && refused["other"] == 1 && refused["third"] == 1, "\(refused.all)")
+        for _ in 0..<9 { gate.signal() }
+        #expect(await flood.value.filter { $0 }.count == 5)
+        #expect(await other.value.filter { $0 }.count == 2)
+        #expect(await third.value.filter { $0 }.count == 2)
         await pool.shutdown()
     }
 
@@ -180,6 +194,16 @@ struct FairTurnsTests {
             #expect(statuses.contains(200), "\(statuses)")
         }
     }
+}
+
+/// How many jobs of each client were refused, added to by tasks at once.
+private final class RefusalCounts: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    subscript(client: String) -> Int { counts.withLock { $0[client, default: 0] } }
+    var all: [String: Int] { counts.withLock { $0 } }
+
+    func add(_ client: String) { counts.withLock { $0[client, default: 0] += 1 } }
 }
 
 /// A count that tasks add to at once.
