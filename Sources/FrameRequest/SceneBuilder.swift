@@ -52,10 +52,16 @@ public struct SceneBuilder {
             // The map panel is smaller with chrome, so the camera (and with it the zoom buttons)
             // is resolved with the chrome in place.
             scene.chrome = Self.plannerChrome(for: scene, zoom: nil, zoomRange: tileSet.zoomRange)
-            let zoom = FrameRenderer.geometry(for: scene, tileSet: tileSet).camera.zoom
-            scene.chrome = Self.plannerChrome(for: scene, zoom: zoom, zoomRange: tileSet.zoomRange)
+            scene.chrome = Self.plannerChrome(fitting: scene, tileSet: tileSet)
         }
         return scene
+    }
+
+    /// The planner chrome for `scene` with its zoom buttons as its camera resolves over
+    /// `tileSet`, with the chrome `scene` already has in place (it makes the map panel smaller).
+    static func plannerChrome(fitting scene: Scene, tileSet: TileSet) -> PhoneChrome {
+        let zoom = FrameRenderer.geometry(for: scene, tileSet: tileSet).camera.zoom
+        return plannerChrome(for: scene, zoom: zoom, zoomRange: tileSet.zoomRange)
     }
 
     /// The chrome a scene without a screen state draws. A scene of photos alone is the

@@ -98,8 +98,7 @@ public enum SceneFile {
         var themed = scene
         themed.theme = theme
         if themed.chrome != nil, let source = catalog[scene.style] {
-            let zoom = FrameRenderer.geometry(for: themed, tileSet: source.tileSet).camera.zoom
-            themed.chrome = SceneBuilder.plannerChrome(for: themed, zoom: zoom, zoomRange: source.tileSet.zoomRange)
+            themed.chrome = SceneBuilder.plannerChrome(fitting: themed, tileSet: source.tileSet)
         }
         return themed
     }

@@ -78,9 +78,9 @@ public struct AttributionPainter: OverlayPainter {
             height: context.frame.viewport.pixelHeight, antialiasing: context.theme.antialiasing
         )
         let layout = context.attributionLayouts.layout(for: key) { self.layout(on: context.canvas, frame: context.frame, theme: context.theme) }
-        context.canvas.fill(layout.box, with: context.theme[AttributionStyle.self].background)
+        context.canvas.fill(layout.box, with: style.background)
         for line in layout.lines {
-            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: context.theme[AttributionStyle.self].text)
+            context.canvas.drawText(line.text, x: line.x, y: line.baseline, colour: style.text)
         }
     }
 
