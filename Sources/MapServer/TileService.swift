@@ -1,6 +1,7 @@
 import BlockingWork
 import FrameExplain
 import FramePipeline
+import FrameRequest
 import Foundation
 import HTTPTypes
 import ImageCodec
@@ -9,6 +10,7 @@ import MapGeometry
 import MapRender
 import Metrics
 import NIOCore
+import PhoneScreen
 import RouteStore
 import Synchronization
 import TileStore
@@ -199,17 +201,17 @@ final class TileService: Sendable {
     private func renderTile(_ address: TileAddress, route: StoredRoute?, theme: Theme, key: EncodedKey) async throws -> EncodedImage {
         let scale = address.retina ? 2 : 1
         let side = TileSource.standardTileSize
-        let viewport = Viewport(width: side, height: side, scale: scale)
+        let layout = ScreenLayout(width: side, height: side, scale: scale)
         let geometry = FrameGeometry(
             origin: PixelPoint(x: Double(address.tile.x * side * scale), y: Double(address.tile.y * side * scale)),
-            zoom: Double(address.tile.z), viewport: viewport
+            zoom: Double(address.tile.z), viewport: layout.frameViewport
         )
         // The route as the app draws it: its start and finish markers, and the line over them.
-        let layers: [any SceneLayer] = route.map { route in
-            [WispMarkerPainter(coordinate: route.line.first, role: .start), WispMarkerPainter(coordinate: route.line.last, role: .finish), RoutePainter(route: route.line)]
-        } ?? []
-        var scene = Scene(viewport: viewport, style: address.source.name, camera: .fixed(geometry.camera), layers: layers)
-        scene.theme = theme
+        let overlays = Scene.Overlays(start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden)
+        let scene = SceneBuilder(
+            layout: layout, style: address.source.name, theme: theme,
+            camera: .fixed(geometry.camera), overlays: overlays, chrome: .planner(tileSet: address.source.tileSet)
+        ).build()
         if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: address.source.tileSet),
            let base = try await baseTile(address) {
             // Most tiles of a route's layer hold none of it: they are the base tile, byte for byte,
