@@ -219,11 +219,13 @@ let package = Package(
         // Helpers shared by the test targets: child processes and their environment, temporary
         // directories, a tiny tmpfs, the package root, the test upstreams' tile paths, the
         // mapframe binary, JPEG and WebP encoders independent of MapFrame's own, and
-        // GTFS feeds and GTFS-realtime files (through the generated code) written from Swift values.
+        // GTFS feeds and GTFS-realtime files (through the generated code) written from Swift values,
+        // and a shorthand for scenes of the app's overlays alone.
         .target(
             name: "MapFrameTestSupport",
             dependencies: [
-                "MapGeometry", "ImageCodec", "GTFS", "CTurboJPEG", "CLibWebP", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "MapGeometry", "ImageCodec", "Payloads", "MapRender", "PhoneScreen", "GTFS", "CTurboJPEG", "CLibWebP",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Tests/Support",
@@ -314,7 +316,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "FrameExplainTests", dependencies: ["FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "Wording", .product(name: "PropertyBased", package: "swift-property-based")],
+            name: "FrameExplainTests", dependencies: ["MapFrameTestSupport", "FrameExplain", "FrameRequest", "Screens", "Payloads", "MapRender", "PhoneScreen", "TileStore", "MapGeometry", "Wording", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),
         // Tactile maps read back from the PDF and SVG files `mapframe tactile` writes.

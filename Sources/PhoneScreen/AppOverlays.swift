@@ -6,22 +6,6 @@ import Payloads
 /// transit journey and attribution of its map screens, and what it puts over the map (the
 /// stage counter, the loading indicator and the itinerary's list), in the spec's z-order.
 extension Scene {
-    /// A scene of the app's overlays, layered in the spec's z-order (`Overlays.layers`).
-    public init(
-        viewport: Viewport = .iPhone, style: String = "osm", camera: CameraSpec,
-        start: Coordinate? = nil, finish: Coordinate? = nil, route: RouteLine? = nil,
-        photos: [Photo] = [], location: LocationFix? = nil, transit: TransitMap? = nil, attribution: AttributionMode = .current,
-        emphasisedStage: EmphasisedStage? = nil, loading: String? = nil, itineraryList: ItineraryList? = nil,
-        departureBoard: DepartureBoard? = nil, chrome: PhoneChrome? = nil
-    ) {
-        let overlays = Overlays(
-            start: start, finish: finish, route: route, photos: photos, location: location, transit: transit,
-            attribution: attribution, emphasisedStage: emphasisedStage, loading: loading, itineraryList: itineraryList,
-            departureBoard: departureBoard
-        )
-        self.init(viewport: viewport, style: style, camera: camera, layers: overlays.layers, chrome: chrome)
-    }
-
     /// The app's overlays by name. `layers` puts them in the z-order of SPEC.md section 1,
     /// bottom to top: location ring, a transit journey, photo pins, start and finish markers,
     /// route line, the itinerary's emphasised stage over it, attribution, the transit sentence

@@ -1,5 +1,6 @@
 import Foundation
 import FrameExplain
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Payloads

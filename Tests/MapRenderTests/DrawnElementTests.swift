@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import MapFrameTestSupport
 import MapGeometry
 import MapRender
 import Payloads
