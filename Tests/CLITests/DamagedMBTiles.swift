@@ -4,7 +4,9 @@ import MapGeometry
 import Testing
 
 /// Damage done to an MBTiles file as a failing disk or a lost write leaves it, and what it did,
-/// found with Python's sqlite3 tile by tile (not with MapFrame's code).
+/// found tile by tile through `IndependentSQLite` (not with MapFrame's code). Pages are found
+/// from SQLite's own account of the file (`dbstat`, `page_size`) and overwritten in place, as a
+/// disk would.
 enum DamagedMBTiles {
     /// Tiles whose rows can no longer be read, and tiles whose rows can be but that a lookup by
     /// address (through `tile_index`) no longer reaches.
@@ -17,39 +19,26 @@ enum DamagedMBTiles {
     /// of `kind` (`leaf` or `internal`) in the middle of the file, among those holding the most
     /// cells. Every tile is then read by rowid and looked up by address, one at a time.
     static func overwritePage(of btree: String, kind: String = "leaf", in path: String) async throws -> Harm {
-        let result = try await runPython("""
-            import random, sqlite3, sys
-            path, btree, kind = sys.argv[1:4]
-            db = sqlite3.connect(path)
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            size = db.execute("PRAGMA page_size").fetchone()[0]
-            pages = db.execute("SELECT pageno, ncell FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno", (btree, kind)).fetchall()
-            known = db.execute("SELECT zoom_level, tile_column, tile_row, rowid FROM tiles").fetchall()
-            db.close()
-            fullest = [page for page, cells in pages if cells == max(cells for _, cells in pages)]
-            page = min(fullest, key=lambda page: abs(page - pages[len(pages) // 2][0]))
-            with open(path, "r+b") as file:
-                file.seek((page - 1) * size)
-                file.write(random.Random(page).randbytes(size))
-            db = sqlite3.connect(path)
-            def fails(sql, arguments):
-                try:
-                    db.execute(sql, arguments).fetchall()
-                    return False
-                except sqlite3.DatabaseError:
-                    return True
-            for z, x, row, rowid in known:
-                if fails("SELECT tile_data FROM tiles WHERE rowid = ?", (rowid,)):
-                    print("unreadable", z, x, row)
-                elif fails("SELECT rowid FROM tiles INDEXED BY tile_index WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", (z, x, row)):
-                    print("unreachable", z, x, row)
-            """, [path, btree, kind])
-        guard result.status == 0 else { throw TestSetupError(description: "cannot damage \(btree) in \(path): \(result)") }
+        let pageSize = try await settle(path)
+        let pages = try await IndependentSQLite.query(
+            path, "SELECT pageno, ncell FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno", [.text(btree), .text(kind)]
+        ).map { (page: Int($0[0])!, cells: Int($0[1])!) }
+        guard let most = pages.map(\.cells).max() else { throw TestSetupError(description: "\(path) has no \(kind) pages in \(btree)") }
+        let known = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, rowid FROM tiles").map { $0.map { Int($0)! } }
+        let middle = pages[pages.count / 2].page
+        let page = pages.filter { $0.cells == most }.map(\.page).min { abs($0 - middle) < abs($1 - middle) }!
+        var random = SeededRandom(seed: UInt64(page))
+        try overwrite(page: page, of: path, pageSize: pageSize, with: random.bytes(count: pageSize))
+
+        let read = try await IndependentSQLite.queryEach(path, "SELECT hex(tile_data) FROM tiles WHERE rowid = ?", known.map { [.integer($0[3])] })
+        let found = try await IndependentSQLite.queryEach(
+            path, "SELECT rowid FROM tiles INDEXED BY tile_index WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+            known.map { [.integer($0[0]), .integer($0[1]), .integer($0[2])] }
+        )
         var harm = Harm()
-        for line in result.standardOutput.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            let tile = TileID(z: Int(fields[1])!, x: Int(fields[2])!, tmsRow: Int(fields[3])!)
-            if fields[0] == "unreadable" { harm.unreadable.insert(tile) } else { harm.unreachable.insert(tile) }
+        for (index, row) in known.enumerated() {
+            let tile = TileID(z: row[0], x: row[1], tmsRow: row[2])
+            if read[index] == nil { harm.unreadable.insert(tile) } else if found[index] == nil { harm.unreachable.insert(tile) }
         }
         return harm
     }
@@ -59,56 +48,56 @@ enum DamagedMBTiles {
     /// every page is whole, and SQLite reports "wrong # of entries in index tile_index".
     /// Returns the 3 tiles.
     static func loseIndexWrite(in path: String) async throws -> Set<TileID> {
-        let result = try await runPython("""
-            import sqlite3, sys
-            path = sys.argv[1]
-            db = sqlite3.connect(path)
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            size = db.execute("PRAGMA page_size").fetchone()[0]
-            index_pages = [page for (page,) in db.execute("SELECT pageno FROM dbstat WHERE name = 'tile_index'")]
-            before = open(path, "rb").read()
-            gone = db.execute("SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level, tile_column, tile_row "
-                              "LIMIT 3 OFFSET (SELECT count(*) / 2 FROM tiles)").fetchall()
-            db.executemany("DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", gone)
-            db.commit()
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            db.close()
-            after = open(path, "rb").read()
-            changed = [page for page in index_pages if before[(page - 1) * size:page * size] != after[(page - 1) * size:page * size]]
-            if len(changed) != 1:
-                sys.exit("the deletion changed %d index pages" % len(changed))
-            with open(path, "r+b") as file:
-                file.seek((changed[0] - 1) * size)
-                file.write(before[(changed[0] - 1) * size:changed[0] * size])
-            for z, x, row in gone:
-                print(z, x, row)
-            """, [path])
-        guard result.status == 0 else { throw TestSetupError(description: "cannot lose an index write in \(path): \(result)") }
-        return Set(result.standardOutput.split(separator: "\n").map { line in
-            let fields = line.split(separator: " ").map { Int($0)! }
-            return TileID(z: fields[0], x: fields[1], tmsRow: fields[2])
-        })
+        let pageSize = try await settle(path)
+        let indexPages = try await IndependentSQLite.query(path, "SELECT pageno FROM dbstat WHERE name = 'tile_index'").map { Int($0[0])! }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let gone = try await IndependentSQLite.query(
+            path, "SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level, tile_column, tile_row LIMIT 3 OFFSET (SELECT count(*) / 2 FROM tiles)"
+        ).map { $0.map { Int($0)! } }
+        let deleted = try await IndependentSQLite.changeEach(
+            path, "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", gone.map { $0.map(IndependentSQLite.Value.integer) }
+        )
+        guard gone.count == 3, deleted == 3 else { throw TestSetupError(description: "deleted \(deleted) of \(gone.count) tiles in \(path)") }
+        _ = try await settle(path)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes = { (file: Data, page: Int) in file.subdata(in: min(file.count, (page - 1) * pageSize)..<min(file.count, page * pageSize)) }
+        let changed = indexPages.filter { bytes(before, $0) != bytes(after, $0) }
+        guard changed.count == 1, let page = changed.first else {
+            throw TestSetupError(description: "the deletion changed \(changed.count) index pages of \(path)")
+        }
+        try overwrite(page: page, of: path, pageSize: pageSize, with: bytes(before, page))
+        return Set(gone.map { TileID(z: $0[0], x: $0[1], tmsRow: $0[2]) })
+    }
+
+    /// Moves everything in the write-ahead log into the file itself, so that the file's pages
+    /// are the database, and returns the page size.
+    private static func settle(_ path: String) async throws -> Int {
+        _ = try await IndependentSQLite.query(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+        guard let size = try await IndependentSQLite.query(path, "PRAGMA page_size").first?.first.flatMap({ Int($0) }) else {
+            throw TestSetupError(description: "no page size for \(path)")
+        }
+        return size
+    }
+
+    /// Writes `bytes` over page `page` (counted from 1) of the file at `path`, as a disk would.
+    private static func overwrite(page: Int, of path: String, pageSize: Int, with bytes: Data) throws {
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        try file.seek(toOffset: UInt64((page - 1) * pageSize))
+        try file.write(contentsOf: bytes)
     }
 }
 
-/// Every tile's rowid and a digest of its bytes, to tell afterwards which tiles are still there
-/// unchanged: read back by rowid, one at a time, so that a damaged page costs only its own tiles.
+/// Every tile's rowid and bytes, to tell afterwards which tiles are still there unchanged: read
+/// back by rowid, one at a time, so that a damaged page costs only its own tiles.
 struct TileInventory {
-    private(set) var rows: [TileID: (rowid: Int64, digest: String)] = [:]
+    private(set) var rows: [TileID: (rowid: Int, hex: String)] = [:]
 
     /// What an undamaged file holds.
     static func read(_ path: String) async throws -> TileInventory {
-        let result = try await runPython("""
-            import hashlib, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            for z, x, row, rowid, data in db.execute("SELECT zoom_level, tile_column, tile_row, rowid, tile_data FROM tiles"):
-                print(z, x, row, rowid, hashlib.sha1(data).hexdigest())
-            """, [path])
-        guard result.status == 0 else { throw TestSetupError(description: "cannot read \(path): \(result)") }
         var inventory = TileInventory()
-        for line in result.standardOutput.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            inventory.rows[TileID(z: Int(fields[0])!, x: Int(fields[1])!, tmsRow: Int(fields[2])!)] = (Int64(fields[3])!, String(fields[4]))
+        for row in try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, rowid, hex(tile_data) FROM tiles") {
+            inventory.rows[TileID(z: Int(row[0])!, x: Int(row[1])!, tmsRow: Int(row[2])!)] = (Int(row[3])!, row[4])
         }
         return inventory
     }
@@ -117,22 +106,9 @@ struct TileInventory {
 
     /// The tiles in `path` now whose rows read back with the same bytes.
     func unchanged(in path: String) async throws -> Set<TileID> {
-        let listed = rows.map { "\($0.value.rowid):\($0.value.digest)" }
-        let result = try await runPython("""
-            import hashlib, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            for entry in sys.argv[2:]:
-                rowid, digest = entry.split(":")
-                try:
-                    row = db.execute("SELECT tile_data FROM tiles WHERE rowid = ?", (int(rowid),)).fetchone()
-                except sqlite3.DatabaseError:
-                    continue
-                if row is not None and hashlib.sha1(row[0]).hexdigest() == digest:
-                    print(rowid)
-            """, [path] + listed)
-        guard result.status == 0 else { throw TestSetupError(description: "cannot read \(path) back: \(result)") }
-        let rowids = Set(result.standardOutput.split(separator: "\n").map { Int64($0)! })
-        return Set(rows.filter { rowids.contains($0.value.rowid) }.keys)
+        let listed = Array(rows)
+        let now = try await IndependentSQLite.queryEach(path, "SELECT hex(tile_data) FROM tiles WHERE rowid = ?", listed.map { [.integer($0.value.rowid)] })
+        return Set(zip(listed, now).filter { entry, read in read?.first?.first == entry.value.hex }.map(\.0.key))
     }
 }
 

@@ -32,6 +32,13 @@ struct PMTilesCommandTests {
     /// Python that reads every tile of the MBTiles file `sys.argv[2]` into `expected`, by z/x/y.
     static let readMBTiles = IndependentSQLite.pythonReadingTiles
 
+    /// Every tile of the MBTiles file at `path`, its bytes in hexadecimal by zoom, column and
+    /// row, read through `IndependentSQLite`.
+    static func storedTiles(_ path: String) async throws -> [[String]: String] {
+        let rows = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles")
+        return Dictionary(uniqueKeysWithValues: rows.map { (Array($0[0..<3]), $0[3]) })
+    }
+
     /// Python that reads every tile of the archive `sys.argv[1]` with pmtiles, compares each with
     /// the MBTiles file `sys.argv[2]`, and prints the count and what the header and metadata say.
     static let readArchive = readMBTiles + """
@@ -87,14 +94,9 @@ struct PMTilesCommandTests {
             let back = workspace.path("back.mbtiles")
             let copied = try await workspace.mapframe("cache", "copy", pmtiles, back)
             try #require(copied.status == 0, "\(copied)")
-            let compared = try await runPython(Self.readMBTiles + """
-                original = expected
-                db = sqlite3.connect(sys.argv[1])
-                back = {(z, x, (1 << z) - 1 - row): bytes(data) for z, x, row, data in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")}
-                assert back == original, "%d tiles back, %d before" % (len(back), len(original))
-                print(len(back))
-                """, [back, mbtiles])
-            #expect(compared.status == 0, "\(compared)")
+            let (original, copiedBack) = (try await Self.storedTiles(mbtiles), try await Self.storedTiles(back))
+            let same = copiedBack == original
+            #expect(same, "\(copiedBack.count) tiles back, \(original.count) before")
         }
     }
 
@@ -136,12 +138,9 @@ struct PMTilesCommandTests {
             let back = workspace.path("back.mbtiles")
             let copied = try await workspace.mapframe("cache", "copy", archive, back)
             try #require(copied.status == 0, "\(copied)")
-            let compared = try await runPython(Self.readMBTiles + """
-                db = sqlite3.connect(sys.argv[1])
-                back = {(z, x, (1 << z) - 1 - row): bytes(data) for z, x, row, data in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")}
-                assert back == expected
-                """, [back, mbtiles])
-            #expect(compared.status == 0, "\(compared)")
+            let (original, copiedBack) = (try await Self.storedTiles(mbtiles), try await Self.storedTiles(back))
+            let same = copiedBack == original
+            #expect(same, "\(copiedBack.count) tiles back, \(original.count) before")
         }
     }
 
@@ -177,25 +176,24 @@ struct PMTilesCommandTests {
             // 12,000 scattered zoom 14 tiles, every fifth the same bytes, and all of zoom 6 sea
             // but for a few islands: runs thousands of tiles long.
             let mbtiles = workspace.path("large.mbtiles")
-            let made = try await runPython("""
-                import random, sqlite3, sys
-                random.seed(7)
-                db = sqlite3.connect(sys.argv[1])
-                db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
-                db.execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)")
-                db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
-                same = b"repeated" * 20
-                tiles = {}
-                while len(tiles) < 12000:
-                    key = (14, random.randrange(16384), random.randrange(16384))
-                    tiles[key] = same if len(tiles) % 5 == 0 else random.randbytes(random.randrange(20, 400))
-                for x in range(64):
-                    for y in range(64):
-                        tiles[(6, x, y)] = b"sea" if (x * 7 + y) % 97 else b"island %d" % x
-                db.executemany("INSERT INTO tiles VALUES (?, ?, ?, ?)", [(z, x, y, data) for (z, x, y), data in tiles.items()])
-                db.commit()
-                """, [mbtiles])
-            try #require(made.status == 0, "\(made)")
+            var random = SeededRandom(seed: 7)
+            let same = Data(String(repeating: "repeated", count: 20).utf8)
+            var tiles: [[IndependentSQLite.Value]] = [], taken = Set<[Int]>()
+            while tiles.count < 12_000 {
+                let (x, y) = (Int.random(in: 0..<16_384, using: &random), Int.random(in: 0..<16_384, using: &random))
+                guard taken.insert([x, y]).inserted else { continue }
+                let data = tiles.count % 5 == 0 ? same : random.bytes(count: Int.random(in: 20..<400, using: &random))
+                tiles.append([.integer(14), .integer(x), .integer(y), .blob(data)])
+            }
+            for x in 0..<64 {
+                for y in 0..<64 { tiles.append([.integer(6), .integer(x), .integer(y), .blob(Data(((x * 7 + y) % 97 != 0 ? "sea" : "island \(x)").utf8))]) }
+            }
+            try await IndependentSQLite.execute(mbtiles, """
+                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                CREATE TABLE metadata (name TEXT, value TEXT);
+                """)
+            try await IndependentSQLite.changeEach(mbtiles, "INSERT INTO tiles VALUES (?, ?, ?, ?)", tiles)
             let archive = workspace.path("large.pmtiles")
             let copy = try await workspace.mapframe("cache", "copy", mbtiles, archive)
             try #require(copy.status == 0, "\(copy)")
@@ -207,12 +205,9 @@ struct PMTilesCommandTests {
             let back = workspace.path("back.mbtiles")
             let copied = try await workspace.mapframe("cache", "copy", archive, back)
             try #require(copied.status == 0, "\(copied)")
-            let compared = try await runPython(Self.readMBTiles + """
-                db = sqlite3.connect(sys.argv[1])
-                back = {(z, x, (1 << z) - 1 - row): bytes(data) for z, x, row, data in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")}
-                assert back == expected
-                """, [back, mbtiles])
-            #expect(compared.status == 0, "\(compared)")
+            let (original, copiedBack) = (try await Self.storedTiles(mbtiles), try await Self.storedTiles(back))
+            let sameTiles = copiedBack == original
+            #expect(sameTiles, "\(copiedBack.count) tiles back, \(original.count) before")
         }
     }
 
@@ -266,15 +261,16 @@ struct PMTilesCommandTests {
     func serve() async throws {
         try await Self.withArchive { workspace, mbtiles, pmtiles, _ in
             let centre = slippyTile(latitude: 52.2055, longitude: 0.1414, zoom: 16)
-            let stored = try await runPython(Self.readMBTiles + """
-                sys.stdout.write(expected[(16, int(sys.argv[3]), int(sys.argv[4]))].hex())
-                """, ["", mbtiles, String(centre.x), String(centre.y)])
+            let stored = try await IndependentSQLite.query(
+                mbtiles, "SELECT hex(tile_data) FROM tiles WHERE zoom_level = 16 AND tile_column = ? AND tile_row = ?",
+                [.integer(centre.x), .integer((1 << 16) - 1 - centre.y)]
+            ).first?.first
             let server = try await ServeProcess.start(
                 ["--cache", pmtiles, "--cache-dir", workspace.path("routes"), "--offline", "--missing", "404"], in: workspace.directory
             )
             defer { server.stop() }
             let answer = try await TestHTTP.get(server.url("tiles/osm/16/\(centre.x)/\(centre.y).png"))
-            #expect(answer.status == 200 && answer.body.map { String(format: "%02x", $0) }.joined() == stored.standardOutput)
+            #expect(answer.status == 200 && stored.map(IndependentSQLite.bytes(ofHex:)) == Data(answer.body))
             #expect(try await TestHTTP.get(server.url("tiles/osm/3/1/1.png")).status == 404, "a tile the archive lacks")
 
             // A root of two leaves: the first good, the second pointing past the tile data.

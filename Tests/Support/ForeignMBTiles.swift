@@ -1,7 +1,7 @@
 import Foundation
 import MapGeometry
 
-/// MBTiles files as other tools write them, made with python3's sqlite3 module rather than
+/// MBTiles files as other tools write them, made through `IndependentSQLite` rather than
 /// MapFrame's own SQLite code, in SQLite's default rollback-journal mode. None has MapFrame's
 /// freshness tables.
 public enum ForeignMBTiles {
@@ -35,15 +35,25 @@ public enum ForeignMBTiles {
 
     /// Writes `tiles` (addressed XYZ-style; stored at TMS rows) into a new file at `path`.
     public static func write(_ layout: Layout, to path: String, tiles: [TileID: Data]) async throws {
-        let rows = tiles.map { tile, data in
-            ["z": tile.z, "x": tile.x, "row": tile.tmsRow, "data": data.base64EncodedString()] as [String: Any]
+        let addresses = tiles.keys.sorted()
+        try await IndependentSQLite.execute(path, schema(of: layout))
+        if layout.tilesAsView {
+            let tileID = { (tile: TileID) in IndependentSQLite.Value.text("\(tile.z)/\(tile.x)/\(tile.tmsRow)") }
+            try await IndependentSQLite.changeEach(path, "INSERT INTO map VALUES (?, ?, ?, ?)", addresses.map { tile in
+                [.integer(tile.z), .integer(tile.x), .integer(tile.tmsRow), tileID(tile)]
+            })
+            try await IndependentSQLite.changeEach(path, "INSERT INTO images VALUES (?, ?)", addresses.map { tile in [.blob(tiles[tile]!), tileID(tile)] })
+        } else {
+            try await IndependentSQLite.changeEach(path, "INSERT INTO tiles VALUES (?, ?, ?, ?)", addresses.map { tile in
+                [.integer(tile.z), .integer(tile.x), .integer(tile.tmsRow), .blob(tiles[tile]!)]
+            })
         }
-        try await write(layout, to: path, document: ["tiles": rows])
+        try await writeMetadata(of: layout, to: path)
     }
 
     /// Writes `tiles` into a new file at `path` with a plain `tiles` table and `metadata` (nil
-    /// for no `metadata` table), then reads the file back through Python's sqlite3, a second
-    /// reader, to check that it holds every tile, at its TMS row, and the metadata table asked for.
+    /// for no `metadata` table), then reads the file back, on a connection of its own, to check
+    /// that it holds every tile, at its TMS row, and the metadata table asked for.
     public static func writeChecked(to path: String, metadata: [String: String]?, tiles: [TileID: Data]) async throws {
         try await write(Layout("plain", tilesAsView: false, metadata: metadata), to: path, tiles: tiles)
         let held = try await IndependentSQLite.query(path, "SELECT zoom_level, tile_column, tile_row, length(tile_data) FROM tiles")
@@ -55,52 +65,41 @@ public enum ForeignMBTiles {
     }
 
     /// Writes every tile of the MBTiles file at `source` (a `mapframe fixtures` file, say) into a
-    /// new file at `path`.
+    /// new file at `path`. The tiles go from file to file inside SQLite, never through the test.
     public static func write(_ layout: Layout, to path: String, tilesFrom source: String) async throws {
-        try await write(layout, to: path, document: ["source": source])
+        let tileID = "zoom_level || '/' || tile_column || '/' || tile_row"
+        let copy = layout.tilesAsView
+            ? """
+                INSERT INTO map SELECT zoom_level, tile_column, tile_row, \(tileID) FROM source.tiles;
+                INSERT INTO images SELECT tile_data, \(tileID) FROM source.tiles;
+                """
+            : "INSERT INTO tiles SELECT zoom_level, tile_column, tile_row, tile_data FROM source.tiles;"
+        let quotedSource = "'" + source.replacingOccurrences(of: "'", with: "''") + "'"
+        try await IndependentSQLite.execute(path, schema(of: layout) + "\nATTACH DATABASE \(quotedSource) AS source;\n\(copy)\nDETACH DATABASE source;")
+        try await writeMetadata(of: layout, to: path)
     }
 
-    private static func write(_ layout: Layout, to path: String, document tiles: [String: Any]) async throws {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("foreign-mbtiles-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: input) }
-        let document = tiles.merging(["view": layout.tilesAsView, "metadata": layout.metadata as Any]) { first, _ in first }
-        try JSONSerialization.data(withJSONObject: document).write(to: input)
-        let result = try await runPython("""
-            import base64, json, sqlite3, sys
-            document = json.load(open(sys.argv[2]))
-            if "source" in document:
-                source = sqlite3.connect("file:%s?mode=ro" % document["source"], uri=True)
-                document["tiles"] = [{"z": z, "x": x, "row": row, "data": base64.b64encode(data).decode()}
-                                     for z, x, row, data in source.execute("SELECT * FROM tiles")]
-                source.close()
-            db = sqlite3.connect(sys.argv[1])
-            if document["view"]:
-                db.executescript('''
-                    CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
-                    CREATE TABLE images (tile_data BLOB, tile_id TEXT);
-                    CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
-                    CREATE UNIQUE INDEX images_id ON images (tile_id);
-                    CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
-                        map.tile_row AS tile_row, images.tile_data AS tile_data
-                        FROM map JOIN images ON images.tile_id = map.tile_id;''')
-                for tile in document["tiles"]:
-                    tile_id = "%d/%d/%d" % (tile["z"], tile["x"], tile["row"])
-                    db.execute("INSERT INTO map VALUES (?, ?, ?, ?)", (tile["z"], tile["x"], tile["row"], tile_id))
-                    db.execute("INSERT INTO images VALUES (?, ?)", (base64.b64decode(tile["data"]), tile_id))
-            else:
-                db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB, "
-                           "PRIMARY KEY (zoom_level, tile_column, tile_row))")
-                for tile in document["tiles"]:
-                    db.execute("INSERT INTO tiles VALUES (?, ?, ?, ?)", (tile["z"], tile["x"], tile["row"], base64.b64decode(tile["data"])))
-            if document["metadata"] is not None:
-                db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
-                db.executemany("INSERT INTO metadata VALUES (?, ?)", document["metadata"].items())
-            db.commit()
-            db.close()
-            """, [path, input.path])
-        guard result.status == 0 else {
-            throw TestSetupError(description: "cannot write a \(layout) MBTiles file at \(path): \(result)")
+    /// The statements that make a new file's tables for `layout`'s tiles.
+    private static func schema(of layout: Layout) -> String {
+        guard layout.tilesAsView else {
+            return "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB, PRIMARY KEY (zoom_level, tile_column, tile_row));"
         }
+        return """
+            CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+            CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+            CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+            CREATE UNIQUE INDEX images_id ON images (tile_id);
+            CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                map.tile_row AS tile_row, images.tile_data AS tile_data
+                FROM map JOIN images ON images.tile_id = map.tile_id;
+            """
+    }
+
+    /// Writes `layout`'s metadata table, if it has one.
+    private static func writeMetadata(of layout: Layout, to path: String) async throws {
+        guard let metadata = layout.metadata else { return }
+        try await IndependentSQLite.execute(path, "CREATE TABLE metadata (name TEXT, value TEXT)")
+        try await IndependentSQLite.changeEach(path, "INSERT INTO metadata VALUES (?, ?)", metadata.sorted { $0.key < $1.key }.map { [.text($0.key), .text($0.value)] })
     }
 
     /// Sets one stored tile's `tile_data` to an SQL value, such as `'some text'`, `NULL` or `42`,

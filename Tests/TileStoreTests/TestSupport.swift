@@ -12,15 +12,6 @@ func solidTilePNG(_ colour: Colour) throws -> Data {
     try RasterImage(width: 256, height: 256, filledWith: colour).pngData()
 }
 
-/// Bytes that are certainly not an image: a fixed pseudo-random sequence.
-func randomBytes(count: Int, seed: UInt64 = 0x5EED) -> Data {
-    var state = seed
-    return Data((0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 33)
-    })
-}
-
 /// A tile as a frame would draw it: decoded, or missing with the reason.
 enum DrawnTile {
     case image(RasterImage)
