@@ -6,7 +6,7 @@ import Testing
 import TileStore
 
 /// A cache filled from the upstream is a valid MBTiles 1.3 file, checked by a second,
-/// independent reader: Python's sqlite3 (`RawSQLite`), not MBTilesCache.
+/// independent reader: Python's sqlite3 (`IndependentSQLite`), not MBTilesCache.
 @Suite("MBTiles conformance of a filled cache")
 struct MBTilesConformanceTests {
     /// A 3 x 2 block at zoom 16 around Cambridge, and a zoom-15 tile over part of it.
