@@ -25,7 +25,8 @@ public struct SceneBuilder {
     public var overlays: Scene.Overlays
     /// Map objects (`MapObject`), drawn over the overlays and under what the app draws over them.
     public var mapObjects: [any SceneLayer] = []
-    public var chrome: Chrome
+    /// The chrome around the map panel; nil for a map alone, whose layout draws none.
+    public var chrome: Chrome?
     /// Drawn over the whole frame, chrome included (the photo view, a dialog), bottom to top.
     public var screenLayers: [any SceneLayer] = []
 
@@ -38,13 +39,23 @@ public struct SceneBuilder {
         self.chrome = chrome
     }
 
+    /// A map alone, `viewport` in size, with no chrome around it: a composited tile, for one.
+    public init(mapAlone viewport: Viewport, style: String, theme: Theme, camera: Scene.CameraSpec, overlays: Scene.Overlays) {
+        self.layout = ScreenLayout(width: viewport.width, height: viewport.height, scale: viewport.scale)
+        self.style = style
+        self.theme = theme
+        self.camera = camera
+        self.overlays = overlays
+        self.chrome = nil
+    }
+
     /// The scene these parts make.
     public func build() -> Scene {
         var scene = Scene(viewport: layout.frameViewport, style: style, camera: camera, layers: overlays.layers)
         scene.addMapObjects(mapObjects)
         scene.theme = theme
         scene.screenLayers = screenLayers
-        guard layout.chrome else { return scene }
+        guard layout.chrome, let chrome else { return scene }
         switch chrome {
         case .screen(let chrome):
             scene.chrome = chrome

@@ -201,16 +201,15 @@ final class TileService: Sendable {
     private func renderTile(_ address: TileAddress, route: StoredRoute?, theme: Theme, key: EncodedKey) async throws -> EncodedImage {
         let scale = address.retina ? 2 : 1
         let side = TileSource.standardTileSize
-        let layout = ScreenLayout(width: side, height: side, scale: scale)
+        let viewport = Viewport(width: side, height: side, scale: scale)
         let geometry = FrameGeometry(
             origin: PixelPoint(x: Double(address.tile.x * side * scale), y: Double(address.tile.y * side * scale)),
-            zoom: Double(address.tile.z), viewport: layout.frameViewport
+            zoom: Double(address.tile.z), viewport: viewport
         )
         // The route as the app draws it: its start and finish markers, and the line over them.
         let overlays = Scene.Overlays(start: route?.line.first, finish: route?.line.last, route: route?.line, attribution: .hidden)
         let scene = SceneBuilder(
-            layout: layout, style: address.source.name, theme: theme,
-            camera: .fixed(geometry.camera), overlays: overlays, chrome: .planner(tileSet: address.source.tileSet)
+            mapAlone: viewport, style: address.source.name, theme: theme, camera: .fixed(geometry.camera), overlays: overlays
         ).build()
         if route != nil, !FrameRenderer.changesTiles(scene, geometry: geometry, tileSet: address.source.tileSet),
            let base = try await baseTile(address) {
