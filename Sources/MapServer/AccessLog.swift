@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import BlockingWork
 import Metrics
 import Synchronization
@@ -82,9 +81,15 @@ public final class AccessLog: Sendable {
         }
         // The drain: it ends once the log is closed (or let go) and what waited is written.
         Task { [waiting, writer, descriptor] in
-            for await _ in stream { await Self.write(waiting.take(), on: writer, to: descriptor, format: format) }
+            // Room for as many lines as the last batch had, at least.
+            var batchSize = 0
+            for await _ in stream {
+                let batch = waiting.take(reservingCapacity: max(batchSize, 64))
+                batchSize = batch.count
+                await Self.write(batch, on: writer, to: descriptor, format: format)
+            }
             // The stream ends when the log is closed: what came meanwhile is written too.
-            await Self.write(waiting.take(), on: writer, to: descriptor, format: format)
+            await Self.write(waiting.take(reservingCapacity: 0), on: writer, to: descriptor, format: format)
             waiting.markDrained()
         }
     }
@@ -121,39 +126,27 @@ public final class AccessLog: Sendable {
     private static func write(_ batch: [Entry], on writer: BlockingPool, to descriptor: Int32, format: LogFormat) async {
         guard !batch.isEmpty else { return }
         _ = try? await writer.run {
-            var text = ""
-            for entry in batch { text += line(for: entry, format: format) }
-            write(text, to: descriptor)
+            var encoder = RequestLineEncoder(format: format, reservingCapacity: batch.count * 192)
+            for entry in batch { encoder.append(entry) }
+            write(encoder.bytes, to: descriptor)
         }
     }
 
-    /// The line `RequestLog` has always written: `request` at info, with the redacted path.
-    static func line(for entry: Entry, format: LogFormat) -> String {
-        let fields: Logger.Metadata = [
-            "method": .string(entry.method),
-            "path": .string(RequestLog.redacted(entry.target)),
-            "status": .stringConvertible(entry.status),
-            "bytes": .stringConvertible(entry.bodyBytes),
-            "duration_ms": .stringConvertible(Double(microseconds(entry.duration)) / 1000),
-        ]
-        switch format {
-        case .text: return TextLogLine.line(time: entry.time, level: .info, label: "mapframe", fields: fields, source: "MapServer", message: "request")
-        case .json: return JSONLogHandler.line(time: entry.time, level: .info, message: "request", fields: fields)
-        }
-    }
-
-    private static func microseconds(_ duration: Duration) -> Int64 {
+    /// The duration to the microsecond below, as the lines tell it.
+    static func microseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 
-    /// Writes all of `text`, or as much as the destination takes before it fails.
-    private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
+    /// Writes all of `bytes`, or as much as the destination takes before it fails.
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
         }
     }
 }
@@ -171,7 +164,8 @@ private final class WaitingLines: Sendable {
         /// The waiting lines were full.
         case dropped
         case waiting
-        /// Taken, and `AccessLog.flushBytes` are now waiting: time to write them.
+        /// Taken, and `AccessLog.flushBytes` are now waiting, as they were not before: time to
+        /// write them.
         case due
     }
 
@@ -189,16 +183,21 @@ private final class WaitingLines: Sendable {
         return lines.withLock { lines in
             guard lines.entries.count < AccessLog.maxWaitingLines, lines.bytes + cost <= AccessLog.maxWaitingBytes else { return .dropped }
             lines.entries.append(entry)
+            let wasDue = lines.bytes >= AccessLog.flushBytes
             lines.bytes += cost
-            return lines.bytes >= AccessLog.flushBytes ? .due : .waiting
+            return lines.bytes >= AccessLog.flushBytes && !wasDue ? .due : .waiting
         }
     }
 
-    /// The lines waiting, which wait no more.
-    func take() -> [AccessLog.Entry] {
-        lines.withLock { lines in
-            defer { (lines.entries, lines.bytes) = ([], 0) }
-            return lines.entries
+    /// The lines waiting, which wait no more. The lines that come next gather in an array with
+    /// room for `capacity`, made here rather than grown while the lock is held.
+    func take(reservingCapacity capacity: Int) -> [AccessLog.Entry] {
+        var next: [AccessLog.Entry] = []
+        next.reserveCapacity(capacity)
+        return lines.withLock { lines in
+            swap(&lines.entries, &next)
+            lines.bytes = 0
+            return next
         }
     }
 

@@ -42,7 +42,8 @@ struct JSONLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
 
-    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// How a line tells its time.
+    static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let fixedFields: Set<String> = ["time", "level", "message"]
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -107,14 +108,18 @@ struct TextLogHandler: LogHandler {
 /// the source module in brackets, and the message.
 enum TextLogLine {
     static func line(time: Date, level: Logger.Level, label: String, fields: Logger.Metadata, source: String, message: String) -> String {
+        let metadata = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "\(stamp(time)) \(level) \(label):\(metadata.isEmpty ? "" : " " + metadata) [\(source)] \(message)\n"
+    }
+
+    /// How a line tells its time: the local time to the second, with its offset from UTC.
+    static func stamp(_ time: Date) -> String {
         var seconds = time_t(time.timeIntervalSince1970)
         var local = tm()
         localtime_r(&seconds, &local)
         var buffer = [Int8](repeating: 0, count: 32)
         let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
-        let stamp = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let metadata = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return "\(stamp) \(level) \(label):\(metadata.isEmpty ? "" : " " + metadata) [\(source)] \(message)\n"
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
