@@ -21,9 +21,10 @@ static int is_harmless_warning(tjhandle decoder) {
 }
 
 int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
-                   uint8_t **pixels, int *width, int *height,
+                   uint8_t **pixels, int *width, int *height, int *opaque,
                    char *error, size_t error_size) {
     *pixels = NULL;
+    *opaque = 0;
     tjhandle decoder = tjInitDecompress();
     if (decoder == NULL) {
         copy_message(error, error_size, tjGetErrorStr2(NULL));
@@ -74,6 +75,7 @@ int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
     *pixels = buffer;
     *width = image_width;
     *height = image_height;
+    *opaque = 1;
     return 0;
 }
 

@@ -78,9 +78,10 @@ static void read_from_buffer(png_structp png, png_bytep data, png_size_t length)
 // Decoded with libpng's own transforms rather than its simplified API, whose 16-bit to 8-bit
 // conversion garbles interlaced images (libpng 1.6.39; pnggroup/libpng issue 853).
 int mf_png_decode(const uint8_t *data, size_t length, int max_side,
-                  uint8_t **pixels, int *width, int *height,
+                  uint8_t **pixels, int *width, int *height, int *opaque,
                   char *error, size_t error_size) {
     *pixels = NULL;
+    *opaque = 0;
     if (!has_signature(data, length)) {
         copy_message(error, error_size, "not a PNG (bad signature)");
         return -1;
@@ -117,6 +118,8 @@ int mf_png_decode(const uint8_t *data, size_t length, int max_side,
         png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
+    // Without an alpha channel or tRNS, every pixel gets the opaque filler below: nothing to premultiply.
+    int without_alpha = (png_get_color_type(png, info) & PNG_COLOR_MASK_ALPHA) == 0 && !png_get_valid(png, info, PNG_INFO_tRNS);
     // Every colour type and depth becomes 8-bit BGRA, Cairo's ARGB32 on little-endian machines:
     // palettes and greys under 8 bits are expanded, tRNS becomes alpha, 16-bit samples are
     // rounded to 8, grey becomes RGB, and an image without alpha gets an opaque one.
@@ -138,7 +141,7 @@ int mf_png_decode(const uint8_t *data, size_t length, int max_side,
     png_read_image(png, rows);
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    size_t count = (size_t)image_width * image_height;
+    size_t count = without_alpha ? 0 : (size_t)image_width * image_height;
     for (size_t i = 0; i < count; i++) {
         uint8_t *p = buffer + i * 4;
         unsigned alpha = p[3];
@@ -150,6 +153,7 @@ int mf_png_decode(const uint8_t *data, size_t length, int max_side,
     *pixels = buffer;
     *width = (int)image_width;
     *height = (int)image_height;
+    *opaque = without_alpha;
     return 0;
 }
 

@@ -29,9 +29,10 @@ static const char *status_text(VP8StatusCode status) {
 }
 
 int mf_webp_decode(const uint8_t *data, size_t length, int max_side,
-                   uint8_t **pixels, int *width, int *height,
+                   uint8_t **pixels, int *width, int *height, int *opaque,
                    char *error, size_t error_size) {
     *pixels = NULL;
+    *opaque = 0;
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) {
         copy_message(error, error_size, "libwebp is not the version MapFrame was built with");
@@ -77,6 +78,7 @@ int mf_webp_decode(const uint8_t *data, size_t length, int max_side,
     *pixels = buffer;
     *width = image_width;
     *height = image_height;
+    *opaque = !config.input.has_alpha;
     return 0;
 }
 

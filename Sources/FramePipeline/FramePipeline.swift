@@ -249,9 +249,16 @@ public final class FramePipeline: Sendable {
                 wanted.append(id)
             }
         }
-        let supplied = await withTaskGroup(of: (TileID, SuppliedTile).self) { group in
-            for id in wanted { group.addTask { (id, await store.tile(id)) } }
-            return await group.reduce(into: []) { $0.append($1) }
+        let supplied: [(TileID, SuppliedTile)]
+        if wanted.count == 1 {
+            // A composited tile's one tile is asked for directly: a task group would start a
+            // child task, and wait for it, to ask for one tile.
+            supplied = [(wanted[0], await store.tile(wanted[0]))]
+        } else {
+            supplied = await withTaskGroup(of: (TileID, SuppliedTile).self) { group in
+                for id in wanted { group.addTask { (id, await store.tile(id)) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
         }
         for (id, tile) in supplied {
             if let stored = tile.stored {

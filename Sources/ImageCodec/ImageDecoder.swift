@@ -36,26 +36,30 @@ public enum ImageDecoder {
     }
 
     /// The shape of the C decoders (`mf_png_decode`, `mf_jpeg_decode`, `mf_webp_decode`): bytes,
-    /// length and largest side in; malloc'ed ARGB32 pixels, width and height, or a message, out.
+    /// length and largest side in; malloc'ed ARGB32 pixels, width, height and whether the format
+    /// says every pixel is opaque, or a message, out.
     typealias CDecoder = @convention(c) (
         UnsafePointer<UInt8>?, Int, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
-        UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<CChar>?, Int
+        UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<CChar>?, Int
     ) -> Int32
 
     /// Runs one of the C decoders and takes ownership of its pixels.
     static func decode(_ data: Data, maxSide: Int, with decoder: CDecoder) throws(ImageCodecError) -> RasterImage {
         var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0, height: Int32 = 0, opaque: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBytes { bytes in
             decoder(
                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(clamping: maxSide),
-                &pixels, &width, &height, &message, message.count
+                &pixels, &width, &height, &opaque, &message, message.count
             )
         }
         guard status == 0, let pixels else {
             throw ImageCodecError(cMessage: message)
         }
-        return RasterImage(owningMallocedPixels: UnsafeMutableRawPointer(pixels), width: Int(width), height: Int(height), stride: Int(width) * 4)
+        return RasterImage(
+            owningMallocedPixels: UnsafeMutableRawPointer(pixels), width: Int(width), height: Int(height), stride: Int(width) * 4,
+            isKnownOpaque: opaque != 0
+        )
     }
 }

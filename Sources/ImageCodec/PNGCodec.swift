@@ -77,8 +77,9 @@ extension RasterImage {
         try PNGCodec.encode(pixels: pixels, width: width, height: height, stride: stride, opaque: isOpaque, options: options)
     }
 
-    /// Whether every pixel has full alpha.
+    /// Whether every pixel has full alpha: known from the image's format, else looked at.
     public var isOpaque: Bool {
+        if isKnownOpaque { return true }
         var opaque = true
         withRows { _, row in
             if opaque, row.contains(where: { $0 >> 24 != 0xff }) { opaque = false }

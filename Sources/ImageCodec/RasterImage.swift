@@ -10,13 +10,18 @@ public final class RasterImage: @unchecked Sendable {
     public let stride: Int
     /// The pixel memory, owned by the image and freed with it.
     public let pixels: UnsafeMutableRawPointer
+    /// Whether every pixel is opaque, known without looking at them: the image was decoded from
+    /// a format without alpha (a JPEG, a PNG without alpha or tRNS), or filled with an opaque
+    /// colour. False says nothing either way (`isOpaque` looks).
+    public let isKnownOpaque: Bool
 
     /// Takes ownership of `malloc`ed pixel memory.
-    init(owningMallocedPixels pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+    init(owningMallocedPixels pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, isKnownOpaque: Bool = false) {
         self.pixels = pixels
         self.width = width
         self.height = height
         self.stride = stride
+        self.isKnownOpaque = isKnownOpaque
     }
 
     /// Copies `height` rows of ARGB32 pixels from memory owned by someone else.
@@ -35,7 +40,7 @@ public final class RasterImage: @unchecked Sendable {
         let word = RasterImage.premultipliedWord(colour)
         let words = buffer.bindMemory(to: UInt32.self, capacity: width * height)
         words.initialize(repeating: word, count: width * height)
-        self.init(owningMallocedPixels: buffer, width: width, height: height, stride: width * 4)
+        self.init(owningMallocedPixels: buffer, width: width, height: height, stride: width * 4, isKnownOpaque: colour.alphaLevel == 255)
     }
 
     deinit { free(pixels) }

@@ -33,22 +33,31 @@ public final class BasemapPainter: OverlayPainter {
     public func elements(in frame: FrameGeometry, theme: Theme) -> [DrawnElement] { [] }
 
     public func draw(in context: DrawingContext) {
-        // Rows beyond the poles have no tiles; the placeholder covers them and any missing tile.
-        PlaceholderTilePainter().draw(in: context)
         let placements = context.frame.tilePlacements(in: grid)
         tileCount = placements.count
         missingTiles = []
-        for placement in placements {
-            switch tiles.tile(placement.tile) {
-            case .image(let image):
-                context.canvas.draw(image, in: placement.rect)
-            case .missing(let missing):
-                missingTiles.append(missing)
+        if !copiesSoleTile(placements, in: context) {
+            // Rows beyond the poles have no tiles; the placeholder covers them and any missing tile.
+            PlaceholderTilePainter().draw(in: context)
+            for placement in placements {
+                switch tiles.tile(placement.tile) {
+                case .image(let image):
+                    context.canvas.draw(image, in: placement.rect)
+                case .missing(let missing):
+                    missingTiles.append(missing)
+                }
             }
         }
         if case .flat(let background, let roads) = context.theme.basemap {
             context.canvas.recolourOpaquePixels { RoadPixels.isRoad($0) ? roads : background }
         }
+    }
+
+    /// Whether the frame is one opaque tile exactly (a composited tile), whose pixels have then
+    /// been copied, with nothing under them to clear or composite over (`Canvas.copyCovering`).
+    private func copiesSoleTile(_ placements: [TilePlacement], in context: DrawingContext) -> Bool {
+        guard placements.count == 1, case .image(let image) = tiles.tile(placements[0].tile) else { return false }
+        return context.canvas.copyCovering(image, in: placements[0].rect)
     }
 }
 

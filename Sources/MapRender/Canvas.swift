@@ -126,6 +126,27 @@ public final class Canvas {
         cairo_restore(context)
     }
 
+    /// Copies the rows of an opaque image that covers the whole canvas at `rect` pixel for pixel,
+    /// which is what clearing the canvas and drawing the image there gives, without compositing;
+    /// returns false, changing nothing, unless the image is known opaque, of the canvas's size,
+    /// and `rect` is the canvas's bounds under an untransformed context.
+    public func copyCovering(_ image: RasterImage, in rect: PixelRect) -> Bool {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(context, &matrix)
+        let identity = matrix.xx == 1 && matrix.yx == 0 && matrix.xy == 0 && matrix.yy == 1 && matrix.x0 == 0 && matrix.y0 == 0
+        guard image.isKnownOpaque, image.width == width, image.height == height, identity,
+              rect == PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)),
+              cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 else { return false }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)
+        for row in 0..<height {
+            memcpy(data + row * stride, image.pixels + row * image.stride, width * 4)
+        }
+        cairo_surface_mark_dirty(surface)
+        return true
+    }
+
     /// Draws another canvas with its top-left corner at (x, y).
     public func draw(_ other: Canvas, atX x: Double, y: Double) {
         cairo_surface_flush(other.surface)

@@ -49,6 +49,8 @@ struct PNGKindTests {
                 }
             }
             #expect(wrong.isEmpty, "\(wrong.count) pixels differ, first \(wrong.prefix(4))")
+            // Grey, RGB and paletted images without tRNS have no alpha: every pixel is opaque.
+            #expect(image.isKnownOpaque == ([0, 2, 3].contains(kind.colourType) && !kind.transparency))
             let header = try ImageHeader.read(Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(header.format == .png && header.width == expected.width && header.height == expected.height)
         }

@@ -8,10 +8,11 @@
 /// (native-endian 0xAARRGGBB, stride = width * 4, every pixel opaque).
 /// An image wider or taller than `max_side` is refused from its header, before any pixel memory
 /// is allocated. A damaged or truncated JPEG is refused, not decoded in part.
-/// On success returns 0 and sets *pixels (free() it), *width and *height.
+/// On success returns 0 and sets *pixels (free() it), *width, *height, and *opaque to 1 (a JPEG
+/// has no alpha), in the shape of the other decoders.
 /// On failure returns -1 and writes a message into error (at most error_size bytes).
 int mf_jpeg_decode(const uint8_t *data, size_t length, int max_side,
-                   uint8_t **pixels, int *width, int *height,
+                   uint8_t **pixels, int *width, int *height, int *opaque,
                    char *error, size_t error_size);
 
 

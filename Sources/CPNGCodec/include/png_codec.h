@@ -9,10 +9,11 @@
 /// Every colour type and bit depth is read, interlaced or not, with tRNS transparency.
 /// An image wider or taller than `max_side` is refused from its header, before any pixel memory
 /// is allocated.
-/// On success returns 0 and sets *pixels (free() it), *width and *height.
+/// On success returns 0 and sets *pixels (free() it), *width, *height, and *opaque to 1 when the
+/// colour type has no alpha and there is no tRNS chunk (every pixel is then opaque), else 0.
 /// On failure returns -1 and writes a message into error (at most error_size bytes).
 int mf_png_decode(const uint8_t *data, size_t length, int max_side,
-                  uint8_t **pixels, int *width, int *height,
+                  uint8_t **pixels, int *width, int *height, int *opaque,
                   char *error, size_t error_size);
 
 /// Encodes premultiplied ARGB32 pixels as an 8-bit PNG: RGB when `opaque` is non-zero

@@ -9,10 +9,11 @@
 /// 0xAARRGGBB, stride = width * 4).
 /// An image wider or taller than `max_side` is refused from its header, before any pixel memory
 /// is allocated. Animated WebP is refused.
-/// On success returns 0 and sets *pixels (free() it), *width and *height.
+/// On success returns 0 and sets *pixels (free() it), *width, *height, and *opaque to 1 when the
+/// image has no alpha (every pixel is then opaque), else 0.
 /// On failure returns -1 and writes a message into error (at most error_size bytes).
 int mf_webp_decode(const uint8_t *data, size_t length, int max_side,
-                   uint8_t **pixels, int *width, int *height,
+                   uint8_t **pixels, int *width, int *height, int *opaque,
                    char *error, size_t error_size);
 
 
