@@ -223,7 +223,8 @@ final class CachedTileFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         let notModified = image.isNotModified(ifNoneMatch: request.headers["If-None-Match"])
         let sendsBody = !notModified && request.method == .GET
-        socketSide.write(NIOAny(IOData.byteBuffer(notModified ? image.http1NotModifiedHead : image.http1Head)), promise: nil)
+        let heads = image.http1Heads
+        socketSide.write(NIOAny(IOData.byteBuffer(notModified ? heads.notModified : heads.ok)), promise: nil)
         socketSide.write(NIOAny(IOData.byteBuffer(dateLine.now())), promise: nil)
         if sendsBody {
             socketSide.write(NIOAny(IOData.byteBuffer(image.body)), promise: nil)

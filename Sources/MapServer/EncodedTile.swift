@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ImageCodec
+import Synchronization
 import TileStore
 
 /// An image ready to send, with what the HTTP caching headers need. A class, so that handing one
@@ -18,11 +19,17 @@ final class EncodedImage: Sendable {
     let isPlaceholder: Bool
     /// The headers of a 200 answer, made once: every answer for this image shares them.
     let headers: HTTPFields
-    /// The status line and these headers as HTTP/1.1 bytes, for the cached-tile fast path, which
-    /// adds only the `Date` line and the blank line.
-    let http1Head: ByteBuffer
-    /// `http1Head` for a 304 answer: without the length.
-    let http1NotModifiedHead: ByteBuffer
+    /// `http1Heads`, once the fast path has asked for them: route tiles and frames, which the
+    /// router answers, never need them.
+    private let madeHTTP1Heads = Mutex<HTTP1Heads?>(nil)
+
+    /// The status line and headers of a 200 and of a 304 answer as HTTP/1.1 bytes, for the
+    /// cached-tile fast path, which adds only the `Date` line and the blank line.
+    struct HTTP1Heads: Sendable {
+        let ok: ByteBuffer
+        /// Without the length.
+        let notModified: ByteBuffer
+    }
 
     /// - Parameters:
     ///   - format: what the bytes are, for `Content-Type`: a stored tile's own format, PNG for
@@ -46,9 +53,19 @@ final class EncodedImage: Sendable {
         fields[.accessControlAllowOrigin] = "*"
         fields[.contentLength] = String(body.readableBytes)
         headers = fields
-        http1Head = EncodedImage.http1Head(status: .ok, fields: fields)
-        fields[.contentLength] = nil
-        http1NotModifiedHead = EncodedImage.http1Head(status: .notModified, fields: fields)
+    }
+
+    /// The answers' heads as HTTP/1.1 bytes, made the first time they are asked for.
+    var http1Heads: HTTP1Heads {
+        madeHTTP1Heads.withLock { made in
+            if let made { return made }
+            var fields = headers
+            let ok = EncodedImage.http1Head(status: .ok, fields: fields)
+            fields[.contentLength] = nil
+            let heads = HTTP1Heads(ok: ok, notModified: EncodedImage.http1Head(status: .notModified, fields: fields))
+            made = heads
+            return heads
+        }
     }
 
     /// "HTTP/1.1 200 OK" and one line per field, each ending in CRLF. Hummingbird adds `Server`
