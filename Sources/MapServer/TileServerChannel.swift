@@ -73,8 +73,17 @@ struct TileServerChannel: ServerChildChannel, HTTPChannelHandler {
         return limits
     }
 
+    /// Serves the connection's requests on its own event loop (`EventLoopTaskExecutor`). Swift's
+    /// global executor (the event loops, `mapframe serve` installs them) resumes a task that
+    /// waited on a pool on any loop, and the answer then hops to the connection's loop to be
+    /// written; on its own loop, reading each request, the router's work between waits and
+    /// writing the answer need no hop. What blocks runs on the pools as before (storage, drawing,
+    /// bodies), and comes back to this loop.
     func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value.handOver(), logger: logger)
+        let connection = value.handOver()
+        await withTaskExecutorPreference(EventLoopTaskExecutor(connection.channel.eventLoop)) {
+            await handleHTTP(asyncChannel: connection, logger: logger)
+        }
     }
 }
 
