@@ -18,7 +18,7 @@ public struct SceneBuilder {
     }
 
     /// The frame, its scale and whether the chrome is drawn.
-    public var layout: ScreenLayout
+    public let layout: ScreenLayout
     public var style: String
     public var theme: Theme
     public var camera: Scene.CameraSpec
@@ -26,27 +26,28 @@ public struct SceneBuilder {
     /// Map objects (`MapObject`), drawn over the overlays and under what the app draws over them.
     public var mapObjects: [any SceneLayer] = []
     /// The chrome around the map panel; nil for a map alone, whose layout draws none.
-    public var chrome: Chrome?
+    public let chrome: Chrome?
     /// Drawn over the whole frame, chrome included (the photo view, a dialog), bottom to top.
     public var screenLayers: [any SceneLayer] = []
 
+    /// A phone screen: `layout` says whether `chrome` is drawn around the map panel.
     public init(layout: ScreenLayout, style: String, theme: Theme, camera: Scene.CameraSpec, overlays: Scene.Overlays, chrome: Chrome) {
+        self.init(layout: layout, style: style, theme: theme, camera: camera, overlays: overlays, optionalChrome: chrome)
+    }
+
+    /// A map alone, `viewport` in size, with no chrome around it: a composited tile, for one.
+    public init(mapAlone viewport: Viewport, style: String, theme: Theme, camera: Scene.CameraSpec, overlays: Scene.Overlays) {
+        let layout = ScreenLayout(width: viewport.width, height: viewport.height, scale: viewport.scale)
+        self.init(layout: layout, style: style, theme: theme, camera: camera, overlays: overlays, optionalChrome: nil)
+    }
+
+    private init(layout: ScreenLayout, style: String, theme: Theme, camera: Scene.CameraSpec, overlays: Scene.Overlays, optionalChrome: Chrome?) {
         self.layout = layout
         self.style = style
         self.theme = theme
         self.camera = camera
         self.overlays = overlays
-        self.chrome = chrome
-    }
-
-    /// A map alone, `viewport` in size, with no chrome around it: a composited tile, for one.
-    public init(mapAlone viewport: Viewport, style: String, theme: Theme, camera: Scene.CameraSpec, overlays: Scene.Overlays) {
-        self.layout = ScreenLayout(width: viewport.width, height: viewport.height, scale: viewport.scale)
-        self.style = style
-        self.theme = theme
-        self.camera = camera
-        self.overlays = overlays
-        self.chrome = nil
+        self.chrome = optionalChrome
     }
 
     /// The scene these parts make.
